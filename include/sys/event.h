@@ -1,0 +1,148 @@
+/*
+ * <sys/event.h> for libkq: the FreeBSD (>= 12) kqueue/kevent interface on Linux.
+ *
+ * Every name and value below is FreeBSD's, so a program written for FreeBSD
+ * compiles unchanged.  Behaviour is specified in the project's docs; where it
+ * differs from FreeBSD, docs/differences.md says so.
+ *
+ * Link with -lkq.  The library also exports its own versions of close(),
+ * dup2(), dup3(), close_range(), closefrom() and getsockopt() so that knotes
+ * die with their descriptor as on BSD (see docs/differences.md).
+ */
+#ifndef LIBKQ_SYS_EVENT_H
+#define LIBKQ_SYS_EVENT_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LIBKQ_VERSION_MAJOR 0
+#define LIBKQ_VERSION_MINOR 1
+
+/* Filters (FreeBSD numbering). */
+#define EVFILT_READ      (-1)
+#define EVFILT_WRITE     (-2)
+#define EVFILT_AIO       (-3)   /* attached by the AIO subsystem only */
+#define EVFILT_VNODE     (-4)
+#define EVFILT_PROC      (-5)
+#define EVFILT_SIGNAL    (-6)
+#define EVFILT_TIMER     (-7)
+#define EVFILT_PROCDESC  (-8)
+#define EVFILT_FS        (-9)
+#define EVFILT_LIO       (-10)
+#define EVFILT_USER      (-11)
+#define EVFILT_SENDFILE  (-12)
+#define EVFILT_EMPTY     (-13)
+#define EVFILT_SYSCOUNT  13
+
+/* Actions (input). */
+#define EV_ADD           0x0001
+#define EV_DELETE        0x0002
+#define EV_ENABLE        0x0004
+#define EV_DISABLE       0x0008
+#define EV_FORCEONESHOT  0x0100
+#define EV_KEEPUDATA     0x0200
+
+/* Flags (input, kept on the knote and returned). */
+#define EV_ONESHOT       0x0010
+#define EV_CLEAR         0x0020
+#define EV_RECEIPT       0x0040
+#define EV_DISPATCH      0x0080
+
+#define EV_SYSFLAGS      0xF000
+#define EV_DROP          0x1000
+#define EV_FLAG1         0x2000
+#define EV_FLAG2         0x4000
+
+/* Returned. */
+#define EV_EOF           0x8000
+#define EV_ERROR         0x4000
+
+/* EVFILT_USER */
+#define NOTE_FFNOP       0x00000000
+#define NOTE_FFAND       0x40000000
+#define NOTE_FFOR        0x80000000
+#define NOTE_FFCOPY      0xc0000000
+#define NOTE_FFCTRLMASK  0xc0000000
+#define NOTE_FFLAGSMASK  0x00ffffff
+#define NOTE_TRIGGER     0x01000000
+
+/* EVFILT_READ / EVFILT_WRITE */
+#define NOTE_LOWAT       0x0001
+#define NOTE_FILE_POLL   0x0002
+
+/* EVFILT_VNODE */
+#define NOTE_DELETE      0x0001
+#define NOTE_WRITE       0x0002
+#define NOTE_EXTEND      0x0004
+#define NOTE_ATTRIB      0x0008
+#define NOTE_LINK        0x0010
+#define NOTE_RENAME      0x0020
+#define NOTE_REVOKE      0x0040
+#define NOTE_OPEN        0x0080
+#define NOTE_CLOSE       0x0100
+#define NOTE_CLOSE_WRITE 0x0200
+#define NOTE_READ        0x0400
+
+/* EVFILT_PROC / EVFILT_PROCDESC */
+#define NOTE_EXIT        0x80000000
+#define NOTE_FORK        0x40000000
+#define NOTE_EXEC        0x20000000
+#define NOTE_PCTRLMASK   0xf0000000
+#define NOTE_PDATAMASK   0x000fffff
+#define NOTE_TRACK       0x00000001
+#define NOTE_TRACKERR    0x00000002
+#define NOTE_CHILD       0x00000004
+
+/* EVFILT_TIMER */
+#define NOTE_SECONDS     0x00000001
+#define NOTE_MSECONDS    0x00000002
+#define NOTE_USECONDS    0x00000004
+#define NOTE_NSECONDS    0x00000008
+#define NOTE_ABSTIME     0x00000010
+
+/* kqueuex() flags */
+#define KQUEUE_CLOEXEC   0x00000001
+#define KQUEUE_CPONFORK  0x00000002   /* FreeBSD 15; not supported: EINVAL */
+
+struct kevent {
+	uintptr_t     ident;    /* identifier for this event */
+	short         filter;   /* filter for event */
+	unsigned short flags;   /* action flags for kqueue */
+	unsigned int  fflags;   /* filter flag value */
+	int64_t       data;     /* filter data value */
+	void         *udata;    /* opaque user data identifier */
+	uint64_t      ext[4];   /* extensions */
+};
+
+/* Evaluates kevp_ once; zero-fills ext[] as FreeBSD does. */
+#define EV_SET(kevp_, a, b, c, d, e, f) do {            \
+	struct kevent *kq_ev_set_ = (kevp_);            \
+	kq_ev_set_->ident = (a);                        \
+	kq_ev_set_->filter = (b);                       \
+	kq_ev_set_->flags = (c);                        \
+	kq_ev_set_->fflags = (d);                       \
+	kq_ev_set_->data = (e);                         \
+	kq_ev_set_->udata = (f);                        \
+	kq_ev_set_->ext[0] = 0;                         \
+	kq_ev_set_->ext[1] = 0;                         \
+	kq_ev_set_->ext[2] = 0;                         \
+	kq_ev_set_->ext[3] = 0;                         \
+} while (0)
+
+int kqueue(void);
+int kqueuex(unsigned int flags);
+int kqueue1(int flags);
+int kevent(int kq, const struct kevent *changelist, int nchanges,
+           struct kevent *eventlist, int nevents,
+           const struct timespec *timeout);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBKQ_SYS_EVENT_H */
