@@ -1,0 +1,122 @@
+/*
+ * The public calls.  Argument checks and errno live here and nowhere else;
+ * everything below returns 0 / a count or -errno.
+ */
+#include "kq.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+
+#define KQ_API __attribute__((visibility("default")))
+
+static int fail(int err)
+{
+	errno = -err;
+	return -1;
+}
+
+KQ_API int kqueue1(int flags)
+{
+	if (flags & ~(O_CLOEXEC | O_NONBLOCK))
+		return fail(-EINVAL);
+	int r = kq_create(flags);
+	return r < 0 ? fail(r) : r;
+}
+
+KQ_API int kqueue(void)
+{
+	return kqueue1(0);
+}
+
+KQ_API int kqueuex(unsigned int flags)
+{
+	if (flags & ~(unsigned)KQUEUE_CLOEXEC)
+		return fail(-EINVAL);
+	return kqueue1(0);
+}
+
+static bool timeout_valid(const struct timespec *ts)
+{
+	return !ts || (ts->tv_sec >= 0 && ts->tv_nsec >= 0 && ts->tv_nsec < 1000000000);
+}
+
+/* Applies the changelist in order (FreeBSD's kqueue_kevent).  Returns the
+ * number of EV_ERROR/EV_RECEIPT records written, or -errno when a record was
+ * due but the event list had no room left (then later changes are not
+ * processed), or 0 in place of a receipt record that had no room. */
+static int apply_changes(struct kqueue *kq, const struct kevent *changes,
+			 int nchanges, struct kevent *events, int room, bool *stop)
+{
+	int nrec = 0;
+	for (int i = 0; i < nchanges; i++) {
+		struct kevent kev = changes[i];   /* events may alias changes */
+		if (kev.filter == 0)
+			continue;
+		kev.flags &= ~EV_SYSFLAGS;
+		int err = kq_register(kq, &kev);
+		if (!err && !(kev.flags & EV_RECEIPT))
+			continue;
+		if (room - nrec <= 0) {
+			*stop = true;
+			return err;
+		}
+		kev.flags = EV_ERROR;
+		kev.data = -err;
+		events[nrec++] = kev;
+	}
+	return nrec;
+}
+
+KQ_API int kevent(int kqfd, const struct kevent *changelist, int nchanges,
+		  struct kevent *eventlist, int nevents, const struct timespec *timeout)
+{
+	int oldstate, r;
+	/* FreeBSD: a cancellation point only when nevents > 0, acting either
+	 * before any change is made or during a wait with no changes. */
+	if (nchanges == 0 && nevents > 0)
+		pthread_testcancel();
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &oldstate);
+
+	struct kqueue *kq = kq_acquire(kqfd);
+	if (!kq) {
+		r = -EBADF;
+		goto out_nokq;
+	}
+	if (nchanges < 0) {
+		r = -EINVAL;
+		goto out;
+	}
+	if ((nchanges > 0 && !changelist) || (nevents > 0 && !eventlist)) {
+		r = -EFAULT;
+		goto out;
+	}
+	bool stop = false;
+	r = apply_changes(kq, changelist, nchanges, eventlist,
+			  nevents > 0 ? nevents : 0, &stop);
+	if (stop || r > 0)
+		goto out;
+	if (nevents < 0) {
+		r = -EINVAL;
+		goto out;
+	}
+	if (nevents == 0) {
+		r = 0;
+		goto out;
+	}
+	if (!timeout_valid(timeout)) {
+		r = -EINVAL;
+		goto out;
+	}
+	r = kq_scan(kq, eventlist, nevents, timeout,
+		    nchanges == 0 && oldstate == PTHREAD_CANCEL_ENABLE);
+out:
+	kq_release(kq);
+out_nokq:
+	pthread_setcancelstate(oldstate, NULL);
+	if (r < 0) {
+		errno = -r;
+		return -1;
+	}
+	return r;
+}

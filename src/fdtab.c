@@ -1,0 +1,113 @@
+/*
+ * Per-process facts about descriptor numbers, read without locks on the hot
+ * paths of close() and kevent(): which kqueue (if any) a number is, how many
+ * kqueue fd slots hold knotes on it, and a socket error libkq consumed on the
+ * program's behalf.
+ *
+ * Two levels of 4096 entries cover 2^24 descriptors; second-level pages are
+ * allocated on first use and never freed, so a reader holding a page pointer
+ * is always safe.
+ */
+#include "kq.h"
+
+#include <stdlib.h>
+
+#define PAGE_BITS 12
+#define PAGE_SIZE_ENTRIES (1u << PAGE_BITS)
+#define NPAGES 4096u
+
+struct fdent {
+	_Atomic(struct kqueue *) kq;
+	atomic_int interest;
+	atomic_int sockerr;
+};
+
+static _Atomic(struct fdent *) pages[NPAGES];
+
+static struct fdent *ent(int fd, bool create)
+{
+	if (fd < 0)
+		return NULL;
+	unsigned p = (unsigned)fd >> PAGE_BITS;
+	if (p >= NPAGES)
+		return NULL;
+	struct fdent *pg = atomic_load_explicit(&pages[p], memory_order_acquire);
+	if (!pg) {
+		if (!create)
+			return NULL;
+		struct fdent *n = calloc(PAGE_SIZE_ENTRIES, sizeof *n);
+		if (!n)
+			return NULL;
+		struct fdent *expect = NULL;
+		if (atomic_compare_exchange_strong(&pages[p], &expect, n))
+			pg = n;
+		else {
+			free(n);
+			pg = expect;
+		}
+	}
+	return &pg[(unsigned)fd & (PAGE_SIZE_ENTRIES - 1)];
+}
+
+struct kqueue *kq_fdtab_kq(int fd)
+{
+	struct fdent *e = ent(fd, false);
+	return e ? atomic_load_explicit(&e->kq, memory_order_acquire) : NULL;
+}
+
+void kq_fdtab_set_kq(int fd, struct kqueue *kq)
+{
+	struct fdent *e = ent(fd, kq != NULL);
+	if (e)
+		atomic_store_explicit(&e->kq, kq, memory_order_release);
+}
+
+void kq_fdtab_interest(int fd, int delta)
+{
+	struct fdent *e = ent(fd, true);
+	if (e)
+		atomic_fetch_add(&e->interest, delta);
+}
+
+int kq_fdtab_interest_of(int fd)
+{
+	struct fdent *e = ent(fd, false);
+	return e ? atomic_load_explicit(&e->interest, memory_order_acquire) : 0;
+}
+
+void kq_fdtab_stash_error(int fd, int err)
+{
+	struct fdent *e = ent(fd, true);
+	if (e)
+		atomic_store(&e->sockerr, err);
+}
+
+int kq_fdtab_peek_error(int fd)
+{
+	struct fdent *e = ent(fd, false);
+	return e ? atomic_load(&e->sockerr) : 0;
+}
+
+int kq_fdtab_take_error(int fd)
+{
+	struct fdent *e = ent(fd, false);
+	return e ? atomic_exchange(&e->sockerr, 0) : 0;
+}
+
+void kq_fdtab_clear(int fd)
+{
+	struct fdent *e = ent(fd, false);
+	if (e)
+		atomic_store(&e->sockerr, 0);
+}
+
+/* Whether anything in libkq cares about fd at all: the close() fast path. */
+bool kq_fdtab_busy(int fd)
+{
+	struct fdent *e = ent(fd, false);
+	if (!e)
+		return false;
+	return atomic_load_explicit(&e->kq, memory_order_acquire) != NULL ||
+	       atomic_load_explicit(&e->interest, memory_order_acquire) != 0 ||
+	       atomic_load_explicit(&e->sockerr, memory_order_relaxed) != 0;
+}

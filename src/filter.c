@@ -1,0 +1,29 @@
+/*
+ * The filter table, indexed by ~filter as in FreeBSD.  Slots without an
+ * implementation fail registration: EINVAL for filters libkq does not (yet)
+ * provide, ENXIO for those FreeBSD itself only attaches internally (AIO, LIO,
+ * SENDFILE).
+ */
+#include "kq.h"
+
+extern const struct filterops kq_read_filtops;
+extern const struct filterops kq_write_filtops;
+
+static const struct filterops *const filters[EVFILT_SYSCOUNT] = {
+	[~EVFILT_READ]  = &kq_read_filtops,
+	[~EVFILT_WRITE] = &kq_write_filtops,
+};
+
+const struct filterops *kq_filterops(short filter, int *err)
+{
+	if (filter >= 0 || filter < -EVFILT_SYSCOUNT) {
+		if (err)
+			*err = -EINVAL;
+		return NULL;
+	}
+	const struct filterops *f = filters[~filter];
+	if (!f && err)
+		*err = (filter == EVFILT_AIO || filter == EVFILT_LIO ||
+			filter == EVFILT_SENDFILE) ? -ENXIO : -EINVAL;
+	return f;
+}

@@ -1,0 +1,243 @@
+/*
+ * Classifying descriptors and measuring `data` for EVFILT_READ/WRITE.
+ * Every function returns 0 or -errno; results go through out parameters.
+ */
+#include "kq.h"
+#include "sys.h"
+#include "filter/fdkind.h"
+
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sockios.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
+#include <linux/inet_diag.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/statfs.h>
+#include <sys/un.h>
+#include <termios.h>
+
+#ifndef PIPEFS_MAGIC
+#define PIPEFS_MAGIC 0x50495045
+#endif
+
+static int classify_socket(int fd)
+{
+	int v = 0, dom = 0, err;
+	err = sys_getsockopt_int(fd, SOL_SOCKET, SO_ACCEPTCONN, &v);
+	if (err)
+		return err;
+	if (v) {
+		if (sys_getsockopt_int(fd, SOL_SOCKET, SO_DOMAIN, &dom) == 0) {
+			if (dom == AF_INET || dom == AF_INET6)
+				return KQ_FD_LISTEN_INET;
+			if (dom == AF_UNIX)
+				return KQ_FD_LISTEN_UNIX;
+		}
+		return KQ_FD_LISTEN_OTHER;
+	}
+	err = sys_getsockopt_int(fd, SOL_SOCKET, SO_TYPE, &v);
+	if (err)
+		return err;
+	return (v == SOCK_STREAM || v == SOCK_SEQPACKET) ? KQ_FD_STREAM : KQ_FD_DGRAM;
+}
+
+static int classify_anon(int fd)
+{
+	char path[40], link[64];
+	if (kq_is_kqueue_fd(fd))
+		return KQ_FD_KQUEUE;
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	int e = errno;
+	ssize_t n = readlink(path, link, sizeof link - 1);
+	errno = e;
+	if (n > 0) {
+		link[n] = 0;
+		if (strcmp(link, "anon_inode:[eventfd]") == 0)
+			return KQ_FD_EVENTFD;
+	}
+	return KQ_FD_OTHER;
+}
+
+int kq_fd_classify(int fd)
+{
+	struct stat st;
+	int err = sys_fstat(fd, &st);
+	if (err)
+		return err;
+	switch (st.st_mode & S_IFMT) {
+	case S_IFIFO: {
+		struct statfs sf;
+		int e = errno, r = fstatfs(fd, &sf);
+		errno = e;
+		return (r == 0 && sf.f_type == PIPEFS_MAGIC) ? KQ_FD_PIPE : KQ_FD_FIFO;
+	}
+	case S_IFSOCK:
+		return classify_socket(fd);
+	case S_IFCHR: {
+		struct termios t;
+		int e = errno, r = tcgetattr(fd, &t);
+		errno = e;
+		return r == 0 ? KQ_FD_TTY : KQ_FD_OTHER;
+	}
+	case S_IFREG:
+	case S_IFDIR:
+		return KQ_FD_FILE;
+	default:
+		return classify_anon(fd);
+	}
+}
+
+int kq_fd_inq(int fd, int64_t *out)
+{
+	int n = 0, err = sys_ioctl_int(fd, FIONREAD, &n);
+	*out = err ? 0 : n;
+	return err;
+}
+
+int kq_sock_space(int fd, int64_t *out)
+{
+	int buf = 0, queued = 0, err;
+	err = sys_getsockopt_int(fd, SOL_SOCKET, SO_SNDBUF, &buf);
+	if (!err)
+		err = sys_ioctl_int(fd, SIOCOUTQ, &queued);
+	*out = err ? 0 : (buf > queued ? buf - queued : 0);
+	return err;
+}
+
+int kq_pipe_space(int fd, int64_t *out)
+{
+	int64_t used = 0;
+	int cap = sys_fcntl(fd, F_GETPIPE_SZ, 0);
+	if (cap < 0) {
+		*out = 0;
+		return cap;
+	}
+	kq_fd_inq(fd, &used);
+	*out = cap > used ? cap - used : 0;
+	return 0;
+}
+
+int kq_tty_space(int fd, int64_t *out)
+{
+	/* Linux exposes no output-queue size for ttys; N_TTY's write room
+	 * is bounded by its 4 KiB buffer, so report what is left of that. */
+	int queued = 0, err = sys_ioctl_int(fd, TIOCOUTQ, &queued);
+	*out = (!err && queued < 4096) ? 4096 - queued : 0;
+	return err;
+}
+
+/* Pending connections of a listening AF_UNIX socket.  Linux has no ioctl
+ * for it (FIONREAD says EINVAL); sock_diag reports the accept queue length
+ * as the receive queue of a listener. */
+static int unix_backlog(int fd, int64_t *out)
+{
+	struct stat st;
+	int err = sys_fstat(fd, &st);
+	if (err)
+		return err;
+	int e = errno;
+	int nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	if (nl < 0) {
+		err = -errno;
+		errno = e;
+		return err;
+	}
+	struct {
+		struct nlmsghdr nlh;
+		struct unix_diag_req req;
+	} msg = {
+		.nlh = { .nlmsg_len = sizeof msg, .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+			 .nlmsg_flags = NLM_F_REQUEST },
+		.req = { .sdiag_family = AF_UNIX, .udiag_states = ~0u,
+			 .udiag_ino = (unsigned)st.st_ino, .udiag_show = UDIAG_SHOW_RQLEN,
+			 .udiag_cookie = { INET_DIAG_NOCOOKIE, INET_DIAG_NOCOOKIE } },
+	};
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	err = -EIO;
+	if (sendto(nl, &msg, sizeof msg, 0, (struct sockaddr *)&sa, sizeof sa) == (ssize_t)sizeof msg) {
+		union { struct nlmsghdr h; char b[1024]; } buf;
+		ssize_t n = recv(nl, &buf, sizeof buf, 0);
+		struct nlmsghdr *h = &buf.h;
+		if (n > 0 && NLMSG_OK(h, (unsigned)n) && h->nlmsg_type == SOCK_DIAG_BY_FAMILY) {
+			struct unix_diag_msg *m = NLMSG_DATA(h);
+			int len = (int)h->nlmsg_len - NLMSG_LENGTH(sizeof *m);
+			struct rtattr *a = (struct rtattr *)(m + 1);
+			for (; RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+				if (a->rta_type == UNIX_DIAG_RQLEN) {
+					struct unix_diag_rqlen *q = RTA_DATA(a);
+					*out = q->udiag_rqueue;
+					err = 0;
+				}
+			}
+		}
+	}
+	sys_close(nl);
+	errno = e;
+	return err;
+}
+
+int kq_listen_backlog(int fd, int kind, int64_t *out)
+{
+	*out = 0;
+	if (kind == KQ_FD_LISTEN_INET) {
+		struct tcp_info ti;
+		socklen_t len = sizeof ti;
+		memset(&ti, 0, sizeof ti);
+		int err = sys_getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len);
+		if (!err)
+			*out = ti.tcpi_unacked;   /* accept queue length for listeners */
+		return err;
+	}
+	if (kind == KQ_FD_LISTEN_UNIX)
+		return unix_backlog(fd, out);
+	return -EOPNOTSUPP;
+}
+
+/* The counter is visible without consuming it only in fdinfo (hex). */
+int kq_eventfd_count(int fd, uint64_t *out)
+{
+	char path[48], buf[512];
+	snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
+	int e = errno, err = -EIO;
+	int f = open(path, O_RDONLY | O_CLOEXEC);
+	if (f < 0) {
+		err = -errno;
+		errno = e;
+		return err;
+	}
+	ssize_t n = read(f, buf, sizeof buf - 1);
+	sys_close(f);
+	errno = e;
+	if (n <= 0)
+		return err;
+	buf[n] = 0;
+	const char *p = strstr(buf, "eventfd-count:");
+	if (!p)
+		return err;
+	unsigned long long v;
+	if (sscanf(p + 14, "%llx", &v) != 1)
+		return err;
+	*out = v;
+	return 0;
+}
+
+int kq_file_remaining(int fd, int64_t *out)
+{
+	struct stat st;
+	int err = sys_fstat(fd, &st);
+	if (err)
+		return err;
+	int e = errno;
+	off_t off = lseek(fd, 0, SEEK_CUR);
+	if (off < 0) {
+		err = -errno;
+		errno = e;
+		return err;
+	}
+	*out = (int64_t)st.st_size - (int64_t)off;
+	return 0;
+}

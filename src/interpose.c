@@ -1,0 +1,115 @@
+/*
+ * Descriptor calls libkq catches so that BSD's rule holds: every close of a
+ * descriptor number removes the knotes keyed by that number, in every kqueue,
+ * and closing a kqueue's descriptor destroys it.  Linux gives a user-space
+ * library no other notification (epoll keeps an entry alive while any dup of
+ * the file exists, and happily reports it under the old number).
+ *
+ * The library's own versions run the knote removal, then the real call.  The
+ * fast path for descriptors libkq never saw is one table load.  What cannot be
+ * caught (raw syscall(SYS_close), io_uring closes, closes inside libc such as
+ * fclose()) is documented in docs/differences.md.
+ *
+ * getsockopt(SO_ERROR) is caught because libkq may have read (and so cleared)
+ * a socket's pending error to report it in an EV_EOF record's fflags; the
+ * program's own next SO_ERROR query gets that value back.
+ */
+#include "kq.h"
+#include "sys.h"
+
+#include <limits.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <string.h>
+#include <unistd.h>
+
+#define KQ_API __attribute__((visibility("default")))
+
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+
+static long ret_errno(long r)
+{
+	return r;   /* syscall() already set errno and returned -1 */
+}
+
+KQ_API int close(int fd)
+{
+	kq_fd_closing(fd);
+	/* Linux always frees the number, even when close reports EINTR, so
+	 * there is nothing to undo on failure. */
+	return (int)ret_errno(syscall(SYS_close, fd));
+}
+
+KQ_API int dup3(int oldfd, int newfd, int flags)
+{
+	if (oldfd != newfd && kq_fdtab_busy(newfd) && sys_fcntl(oldfd, F_GETFD, 0) >= 0)
+		kq_fd_closing(newfd);
+	return (int)ret_errno(syscall(SYS_dup3, oldfd, newfd, flags));
+}
+
+KQ_API int dup2(int oldfd, int newfd)
+{
+	if (oldfd == newfd) {
+		/* dup2(fd, fd) only checks that fd is valid */
+		int r = sys_fcntl(oldfd, F_GETFD, 0);
+		if (r < 0) {
+			errno = -r;
+			return -1;
+		}
+		return newfd;
+	}
+	return dup3(oldfd, newfd, 0);
+}
+
+static void closing_range(unsigned first, unsigned last)
+{
+	struct rlimit rl;
+	unsigned top = last;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur > 0 && top >= rl.rlim_cur)
+		top = (unsigned)rl.rlim_cur - 1;
+	if (top > INT_MAX)
+		top = INT_MAX;
+	for (unsigned fd = first; fd <= top && fd >= first; fd++)
+		if (kq_fdtab_busy((int)fd))
+			kq_fd_closing((int)fd);
+}
+
+KQ_API int close_range(unsigned int first, unsigned int last, int flags)
+{
+	if (!(flags & CLOSE_RANGE_CLOEXEC) && first <= last)
+		closing_range(first, last);
+	return (int)ret_errno(syscall(SYS_close_range, first, last, flags));
+}
+
+KQ_API void closefrom(int lowfd)
+{
+	unsigned first = lowfd < 0 ? 0 : (unsigned)lowfd;
+	closing_range(first, UINT_MAX);
+	int e = errno;
+	if (syscall(SYS_close_range, first, UINT_MAX, 0) != 0) {
+		for (unsigned fd = first; fd < 65536; fd++)
+			syscall(SYS_close, fd);
+	}
+	errno = e;
+}
+
+KQ_API int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
+{
+	if (level == SOL_SOCKET && name == SO_ERROR && val && len &&
+	    kq_fdtab_peek_error(fd)) {
+		int err = kq_fdtab_take_error(fd);
+		if (err) {
+			socklen_t n = *len < sizeof err ? *len : sizeof err;
+			memcpy(val, &err, n);
+			*len = n;
+			return 0;
+		}
+	}
+	return (int)ret_errno(syscall(SYS_getsockopt, fd, level, name, val, len));
+}

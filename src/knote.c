@@ -1,0 +1,204 @@
+/*
+ * Knote storage inside one kqueue (all under kq->lock): an fd-indexed slot
+ * array for descriptor filters and a hash by ident for the others, as in
+ * FreeBSD; and the FIFO ready queue.
+ */
+#include "kq.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct knote *kn_alloc(void)
+{
+	return calloc(1, sizeof(struct knote));
+}
+
+void kn_free(struct knote *kn)
+{
+	free(kn);
+}
+
+struct kq_fdslot *kq_fdslot(struct kqueue *kq, int fd, bool grow)
+{
+	if (fd < 0)
+		return NULL;
+	if ((unsigned)fd < kq->nfds)
+		return &kq->fds[fd];
+	if (!grow)
+		return NULL;
+	unsigned n = kq->nfds ? kq->nfds : 64;
+	while (n <= (unsigned)fd)
+		n *= 2;
+	struct kq_fdslot *s = realloc(kq->fds, n * sizeof *s);
+	if (!s)
+		return NULL;
+	memset(s + kq->nfds, 0, (n - kq->nfds) * sizeof *s);
+	kq->fds = s;
+	kq->nfds = n;
+	return &kq->fds[fd];
+}
+
+static unsigned hash_ident(uintptr_t ident, unsigned size)
+{
+	uint64_t h = (uint64_t)ident * 0x9e3779b97f4a7c15ull;
+	return (unsigned)(h >> 32) & (size - 1);
+}
+
+struct knote *kq_find(struct kqueue *kq, uintptr_t ident, short filter, bool isfd)
+{
+	struct knote *kn;
+	if (isfd) {
+		if (ident > INT32_MAX)
+			return NULL;
+		struct kq_fdslot *s = kq_fdslot(kq, (int)ident, false);
+		kn = s ? s->head : NULL;
+	} else {
+		kn = kq->hsize ? kq->hash[hash_ident(ident, kq->hsize)] : NULL;
+	}
+	for (; kn; kn = kn->link)
+		if (kn->filter == filter && kn->ident == ident)
+			return kn;
+	return NULL;
+}
+
+static int hash_grow(struct kqueue *kq)
+{
+	unsigned n = kq->hsize ? kq->hsize * 2 : 64;
+	struct knote **h = calloc(n, sizeof *h);
+	if (!h)
+		return -ENOMEM;
+	for (unsigned i = 0; i < kq->hsize; i++) {
+		struct knote *kn = kq->hash[i], *next;
+		for (; kn; kn = next) {
+			next = kn->link;
+			unsigned b = hash_ident(kn->ident, n);
+			kn->link = h[b];
+			h[b] = kn;
+		}
+	}
+	free(kq->hash);
+	kq->hash = h;
+	kq->hsize = n;
+	return 0;
+}
+
+int kq_link(struct kqueue *kq, struct knote *kn, bool isfd)
+{
+	if (isfd) {
+		struct kq_fdslot *s = kq_fdslot(kq, (int)kn->ident, true);
+		if (!s)
+			return -ENOMEM;
+		if (!s->head)
+			kq_fdtab_interest((int)kn->ident, 1);
+		kn->link = s->head;
+		s->head = kn;
+		return 0;
+	}
+	if (kq->hcount >= kq->hsize) {
+		int err = hash_grow(kq);
+		if (err)
+			return err;
+	}
+	unsigned b = hash_ident(kn->ident, kq->hsize);
+	kn->link = kq->hash[b];
+	kq->hash[b] = kn;
+	kq->hcount++;
+	return 0;
+}
+
+void kq_unlink(struct kqueue *kq, struct knote *kn, bool isfd)
+{
+	struct knote **pp;
+	if (isfd) {
+		struct kq_fdslot *s = kq_fdslot(kq, (int)kn->ident, false);
+		if (!s)
+			return;
+		pp = &s->head;
+	} else {
+		if (!kq->hsize)
+			return;
+		pp = &kq->hash[hash_ident(kn->ident, kq->hsize)];
+	}
+	for (; *pp; pp = &(*pp)->link) {
+		if (*pp != kn)
+			continue;
+		*pp = kn->link;
+		kn->link = NULL;
+		if (isfd) {
+			if (!kq->fds[kn->ident].head)
+				kq_fdtab_interest((int)kn->ident, -1);
+		} else {
+			kq->hcount--;
+		}
+		return;
+	}
+}
+
+void kq_enqueue(struct kqueue *kq, struct knote *kn)
+{
+	if (kn->qprevp)
+		return;
+	kn->qnext = NULL;
+	kn->qprevp = kq->qtailp;
+	*kq->qtailp = kn;
+	kq->qtailp = &kn->qnext;
+	kn->status |= KN_QUEUED;
+	kq->qcount++;
+}
+
+void kq_dequeue(struct kqueue *kq, struct knote *kn)
+{
+	if (!kn->qprevp)
+		return;
+	*kn->qprevp = kn->qnext;
+	if (kn->qnext)
+		kn->qnext->qprevp = kn->qprevp;
+	else
+		kq->qtailp = kn->qprevp;
+	kn->qnext = NULL;
+	kn->qprevp = NULL;
+	kn->status &= ~KN_QUEUED;
+	kq->qcount--;
+}
+
+/* An activation from the knote's source (FreeBSD's KNOTE_ACTIVATE). */
+void kq_activate(struct kqueue *kq, struct knote *kn)
+{
+	if (kn->status & KN_DISABLED)
+		return;
+	/* One-shot knotes are reported as they were when they fired, without
+	 * re-validation (FreeBSD), so take their data now. */
+	if ((kn->flags & EV_ONESHOT) && !(kn->status & KN_SNAPSHOT)) {
+		const struct filterops *fop = kq_filterops(kn->filter, NULL);
+		if (fop && fop->event(kq, kn))
+			kn->status |= KN_SNAPSHOT;
+	}
+	kq_enqueue(kq, kn);
+}
+
+void kq_drop(struct kqueue *kq, struct knote *kn)
+{
+	const struct filterops *fop = kq_filterops(kn->filter, NULL);
+	kq_dequeue(kq, kn);
+	kq_unlink(kq, kn, fop->isfd);
+	fop->detach(kq, kn);
+	kn_free(kn);
+}
+
+void kq_drop_fd(struct kqueue *kq, int fd)
+{
+	struct kq_fdslot *s = kq_fdslot(kq, fd, false);
+	while (s && s->head) {
+		kq_drop(kq, s->head);
+		s = kq_fdslot(kq, fd, false);
+	}
+}
+
+void kq_drop_all(struct kqueue *kq)
+{
+	for (unsigned fd = 0; fd < kq->nfds; fd++)
+		kq_drop_fd(kq, (int)fd);
+	for (unsigned b = 0; b < kq->hsize; b++)
+		while (kq->hash[b])
+			kq_drop(kq, kq->hash[b]);
+}

@@ -1,0 +1,173 @@
+/*
+ * Internal object model, after FreeBSD's kern_event.c: a knote per
+ * registration <ident, filter>, filters as static vectors of operations, and
+ * per kqueue a ready queue of activated knotes.
+ *
+ * LOCKING
+ *   kq_glock (global)  the list of live kqueues, the kqueue free list.
+ *   kq->lock           everything inside one kqueue: knote tables, the ready
+ *                      queue, every knote field, the fd slots.
+ *   Order: kq_glock before kq->lock.  An outer kqueue's lock may be held while
+ *   an inner (nested) kqueue's lock is taken; epoll refuses cycles (ELOOP), so
+ *   that order is acyclic.
+ *   The per-process fd table (fdtab.c) is read lock-free with atomics.
+ *
+ * struct kqueue objects are never returned to malloc: they go on a free list
+ * and are reused, so a thread that loaded a stale pointer from the fd table can
+ * still lock it and discover (ufd mismatch, dead) that it is not the kqueue it
+ * wanted.  Everything the kqueue owns is released when it dies.
+ */
+#ifndef KQ_KQ_H
+#define KQ_KQ_H
+
+#include <sys/event.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/epoll.h>
+#include <time.h>
+
+struct kqueue;
+struct knote;
+
+/* knote status bits (kn->status), all under kq->lock */
+#define KN_QUEUED    0x0001  /* on kq's ready queue */
+#define KN_DISABLED  0x0002  /* EV_DISABLE in force */
+#define KN_FRESH     0x0004  /* slot revents were reported for this activation */
+#define KN_LEVELSRC  0x0008  /* the kernel re-reports it while true (LT epoll) */
+#define KN_FORCED    0x0010  /* EV_FORCEONESHOT: deliver without re-validation */
+#define KN_SNAPSHOT  0x0020  /* data/fflags were computed at activation */
+
+struct knote {
+	struct knote  *qnext;    /* ready queue */
+	struct knote **qprevp;   /* ready queue; NULL when not queued */
+	struct knote  *link;     /* next knote in the same fd slot / hash bucket */
+	uintptr_t      ident;
+	int64_t        sdata;    /* data as the user registered it */
+	int64_t        data;     /* data to report */
+	void          *udata;
+	uint64_t       ext[4];
+	uint32_t       sfflags;  /* fflags as the user registered them */
+	uint32_t       fflags;   /* fflags to report */
+	short          filter;
+	uint16_t       flags;    /* stored EV_ flags; EV_EOF set by the filter */
+	uint16_t       status;   /* KN_ bits */
+	uint16_t       fpriv;    /* filter-private */
+};
+
+/* Per fd number, per kqueue: the knotes on it and its epoll entry. */
+struct kq_fdslot {
+	struct knote *head;
+	uint32_t      gen;       /* bumped when the epoll entry is removed */
+	uint16_t      revents;   /* poll bits from the latest epoll report */
+	uint8_t       kind;      /* KQ_FD_* (fdkind.h), learned lazily */
+	uint8_t       state;     /* SLOT_* (filter/fd.c) */
+};
+
+struct filterops {
+	bool isfd;   /* ident is a descriptor (fd table, EBADF checks) */
+	/* Create the kernel side; knote already linked. 0 or -errno. */
+	int  (*attach)(struct kqueue *, struct knote *);
+	/* Remove the kernel side; the core unlinks and frees afterwards. */
+	void (*detach)(struct kqueue *, struct knote *);
+	/* Recompute data/fflags/EV_EOF; nonzero if the knote should be reported. */
+	int  (*event)(struct kqueue *, struct knote *);
+	/* After create/modify/enable/disable: make the kernel side match the
+	 * knote.  Returns 1 if the kernel will report the current condition by
+	 * itself, 0 if the core must activate the knote to have it evaluated,
+	 * or -errno. */
+	int  (*arm)(struct kqueue *, struct knote *);
+	/* Optional: apply a modifying change (FreeBSD's f_touch). */
+	void (*touch)(struct kqueue *, struct knote *, const struct kevent *);
+	/* Optional: per-kqueue teardown of shared kernel objects. */
+	void (*fini)(struct kqueue *);
+};
+
+struct kq_vfile;
+
+struct kqueue {
+	pthread_mutex_t    lock;
+	int                epfd;     /* private dup of the user's epoll fd */
+	int                ufd;      /* the number the user holds; -1 once closed */
+	int                wakefd;   /* eventfd: readable iff the ready queue is non-empty */
+	bool               dead;     /* user closed it; torn down when users == 0 */
+	bool               wake_on;  /* wakefd currently readable */
+	unsigned           users;    /* kevent() calls inside (may be unlocked) */
+
+	struct knote      *qhead;    /* ready queue, FIFO */
+	struct knote     **qtailp;
+	unsigned           qcount;
+
+	struct kq_fdslot  *fds;      /* indexed by fd */
+	unsigned           nfds;
+	struct knote     **hash;     /* non-fd knotes, by ident */
+	unsigned           hsize;    /* power of two, or 0 */
+	unsigned           hcount;
+
+	int                inofd;    /* inotify for regular-file READ, or -1 */
+	struct kq_vfile   *vfiles;   /* fd <-> inotify watch */
+	unsigned           nvfiles, capvfiles;
+
+	struct kqueue     *gnext;    /* kq_glock: live list / free list */
+	struct kqueue    **gprevp;
+};
+
+/* epoll_event.data tags that are not fd entries */
+#define KQ_TAG_WAKE    UINT64_MAX
+#define KQ_TAG_INOTIFY (UINT64_MAX - 1)
+
+/* kqueue.c */
+int  kq_create(int flags);
+struct kqueue *kq_acquire(int fd);            /* locked, users++; NULL: EBADF */
+void kq_release(struct kqueue *kq);           /* users--, unlock, maybe teardown */
+void kq_sync_wake(struct kqueue *kq);
+void kq_fd_closing(int fd);                   /* interpose.c: knotes die with fd */
+bool kq_is_kqueue_fd(int fd);
+
+/* knote.c */
+struct knote *kn_alloc(void);
+void kn_free(struct knote *kn);
+struct kq_fdslot *kq_fdslot(struct kqueue *kq, int fd, bool grow);
+struct knote *kq_find(struct kqueue *kq, uintptr_t ident, short filter, bool isfd);
+int  kq_link(struct kqueue *kq, struct knote *kn, bool isfd);
+void kq_unlink(struct kqueue *kq, struct knote *kn, bool isfd);
+void kq_enqueue(struct kqueue *kq, struct knote *kn);
+void kq_dequeue(struct kqueue *kq, struct knote *kn);
+void kq_drop(struct kqueue *kq, struct knote *kn);   /* detach+unlink+free */
+void kq_drop_fd(struct kqueue *kq, int fd);
+void kq_drop_all(struct kqueue *kq);
+void kq_activate(struct kqueue *kq, struct knote *kn);
+
+/* filter.c */
+const struct filterops *kq_filterops(short filter, int *err);
+
+/* register.c */
+int  kq_register(struct kqueue *kq, struct kevent *kev);
+
+/* scan.c */
+int  kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
+             const struct timespec *timeout, bool cancellable);
+int  kq_harvest(struct kqueue *kq, int maxevents);
+int  kq_pending_count(struct kqueue *kq);
+
+/* mux/epoll.c */
+int  kq_epoll_wait(int epfd, struct epoll_event *evs, int n, int64_t timeout_ns);
+
+/* fdtab.c: per-process facts about descriptor numbers */
+struct kqueue *kq_fdtab_kq(int fd);
+void kq_fdtab_set_kq(int fd, struct kqueue *kq);
+void kq_fdtab_interest(int fd, int delta);
+int  kq_fdtab_interest_of(int fd);
+void kq_fdtab_stash_error(int fd, int err);
+int  kq_fdtab_peek_error(int fd);
+int  kq_fdtab_take_error(int fd);
+void kq_fdtab_clear(int fd);
+bool kq_fdtab_busy(int fd);
+
+extern pthread_mutex_t kq_glock;
+extern struct kqueue *kq_live;
+
+#endif /* KQ_KQ_H */

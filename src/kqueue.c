@@ -1,0 +1,238 @@
+/*
+ * The kqueue object: creation, the lookup that every kevent() starts with,
+ * and teardown when the user closes the descriptor.
+ *
+ * The descriptor handed to the user IS an epoll fd, so poll/select/epoll on it
+ * work and it nests in other kqueues.  The library itself works on a private
+ * dup of it (kq->epfd): when the user closes the number while another thread
+ * is still inside kevent(), that thread must never issue epoll calls on a
+ * number that may already name someone else's file.
+ */
+#include "kq.h"
+#include "sys.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+pthread_mutex_t kq_glock = PTHREAD_MUTEX_INITIALIZER;
+struct kqueue *kq_live;              /* kq_glock */
+static struct kqueue *kq_freelist;   /* kq_glock */
+
+static void list_insert(struct kqueue **head, struct kqueue *kq)
+{
+	kq->gnext = *head;
+	if (*head)
+		(*head)->gprevp = &kq->gnext;
+	*head = kq;
+	kq->gprevp = head;
+}
+
+static void list_remove(struct kqueue *kq)
+{
+	if (!kq->gprevp)
+		return;
+	*kq->gprevp = kq->gnext;
+	if (kq->gnext)
+		kq->gnext->gprevp = kq->gprevp;
+	kq->gnext = NULL;
+	kq->gprevp = NULL;
+}
+
+static struct kqueue *kq_obtain(void)
+{
+	pthread_mutex_lock(&kq_glock);
+	struct kqueue *kq = kq_freelist;
+	if (kq)
+		list_remove(kq);
+	pthread_mutex_unlock(&kq_glock);
+	if (kq)
+		return kq;
+	kq = calloc(1, sizeof *kq);
+	if (kq && pthread_mutex_init(&kq->lock, NULL) != 0) {
+		free(kq);
+		kq = NULL;
+	}
+	return kq;
+}
+
+int kq_create(int flags)
+{
+	(void)flags;   /* every kqueue is close-on-exec; O_NONBLOCK has no effect */
+	int ufd = -1, epfd = -1, wakefd = -1, err;
+
+	ufd = sys_epoll_create();
+	if (ufd < 0)
+		return ufd;
+	epfd = sys_fcntl(ufd, F_DUPFD_CLOEXEC, 0);
+	if (epfd < 0) {
+		err = epfd;
+		goto fail;
+	}
+	wakefd = sys_eventfd();
+	if (wakefd < 0) {
+		err = wakefd;
+		goto fail;
+	}
+	err = sys_epoll_ctl(epfd, EPOLL_CTL_ADD, wakefd, EPOLLIN, KQ_TAG_WAKE);
+	if (err < 0)
+		goto fail;
+
+	struct kqueue *kq = kq_obtain();
+	if (!kq) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	pthread_mutex_lock(&kq->lock);
+	kq->epfd = epfd;
+	kq->ufd = ufd;
+	kq->wakefd = wakefd;
+	kq->dead = false;
+	kq->wake_on = false;
+	kq->users = 0;
+	kq->qhead = NULL;
+	kq->qtailp = &kq->qhead;
+	kq->qcount = 0;
+	kq->fds = NULL;
+	kq->nfds = 0;
+	kq->hash = NULL;
+	kq->hsize = 0;
+	kq->hcount = 0;
+	kq->inofd = -1;
+	kq->vfiles = NULL;
+	kq->nvfiles = kq->capvfiles = 0;
+	pthread_mutex_unlock(&kq->lock);
+
+	pthread_mutex_lock(&kq_glock);
+	list_insert(&kq_live, kq);
+	pthread_mutex_unlock(&kq_glock);
+	kq_fdtab_set_kq(ufd, kq);
+	return ufd;
+fail:
+	if (wakefd >= 0)
+		sys_close(wakefd);
+	if (epfd >= 0)
+		sys_close(epfd);
+	sys_close(ufd);
+	return err;
+}
+
+struct kqueue *kq_acquire(int fd)
+{
+	struct kqueue *kq = kq_fdtab_kq(fd);
+	if (!kq)
+		return NULL;
+	pthread_mutex_lock(&kq->lock);
+	if (kq->dead || kq->ufd != fd || kq_fdtab_kq(fd) != kq) {
+		pthread_mutex_unlock(&kq->lock);
+		return NULL;
+	}
+	kq->users++;
+	return kq;
+}
+
+bool kq_is_kqueue_fd(int fd)
+{
+	return kq_fdtab_kq(fd) != NULL;
+}
+
+/* The ready queue is mirrored into wakefd's readability so that poll(),
+ * select() and outer kqueues see a kqueue with queued knotes as readable,
+ * and so that threads sleeping in epoll_wait() wake for knotes another
+ * thread left on the queue.  Only transitions cost a system call. */
+void kq_sync_wake(struct kqueue *kq)
+{
+	bool want = kq->qhead != NULL || kq->dead;
+	if (want == kq->wake_on)
+		return;
+	if (want)
+		sys_eventfd_add(kq->wakefd, 1);
+	else
+		sys_eventfd_drain(kq->wakefd);
+	kq->wake_on = want;
+}
+
+/* Called locked with dead set, users == 0 and kq off the live list. */
+static void kq_teardown(struct kqueue *kq, bool glock_held)
+{
+	kq_drop_all(kq);
+	free(kq->fds);
+	free(kq->hash);
+	free(kq->vfiles);
+	kq->fds = NULL;
+	kq->hash = NULL;
+	kq->vfiles = NULL;
+	kq->nfds = kq->hsize = kq->hcount = 0;
+	kq->nvfiles = kq->capvfiles = 0;
+	if (kq->inofd >= 0)
+		sys_close(kq->inofd);
+	kq->inofd = -1;
+	sys_close(kq->wakefd);
+	sys_close(kq->epfd);
+	kq->wakefd = kq->epfd = -1;
+	pthread_mutex_unlock(&kq->lock);
+	if (!glock_held)
+		pthread_mutex_lock(&kq_glock);
+	list_insert(&kq_freelist, kq);
+	if (!glock_held)
+		pthread_mutex_unlock(&kq_glock);
+}
+
+void kq_release(struct kqueue *kq)
+{
+	kq->users--;
+	if (kq->dead && kq->users == 0) {
+		kq_teardown(kq, false);
+		return;
+	}
+	kq_sync_wake(kq);
+	pthread_mutex_unlock(&kq->lock);
+}
+
+/*
+ * The user is about to close fd (close, dup2 onto it, close_range...).
+ * BSD removes every knote keyed by that number in every kqueue, and a kqueue
+ * whose descriptor is closed is destroyed.  Runs before the real close so the
+ * epoll entries can still be removed while the number names the file.
+ */
+void kq_fd_closing(int fd)
+{
+	if (!kq_fdtab_busy(fd))
+		return;
+	kq_fdtab_clear(fd);
+	bool interest = kq_fdtab_interest_of(fd) > 0;
+	struct kqueue *self = kq_fdtab_kq(fd);
+	if (!interest && !self)
+		return;
+
+	pthread_mutex_lock(&kq_glock);
+	if (interest) {
+		for (struct kqueue *kq = kq_live; kq; kq = kq->gnext) {
+			pthread_mutex_lock(&kq->lock);
+			if (!kq->dead) {
+				kq_drop_fd(kq, fd);
+				kq_sync_wake(kq);
+			}
+			pthread_mutex_unlock(&kq->lock);
+		}
+	}
+	self = kq_fdtab_kq(fd);
+	if (self) {
+		pthread_mutex_lock(&self->lock);
+		if (!self->dead && self->ufd == fd) {
+			self->dead = true;
+			self->ufd = -1;
+			kq_fdtab_set_kq(fd, NULL);
+			list_remove(self);
+			if (self->users == 0) {
+				kq_teardown(self, true);
+				self = NULL;
+			} else {
+				/* waiters in epoll_wait() wake and return EBADF */
+				kq_sync_wake(self);
+			}
+		}
+		if (self)
+			pthread_mutex_unlock(&self->lock);
+	}
+	pthread_mutex_unlock(&kq_glock);
+}

@@ -1,0 +1,42 @@
+/*
+ * Waiting on the kqueue's epoll set with a nanosecond timeout.
+ *
+ * epoll_pwait2() (Linux 5.11) takes a timespec; older kernels answer ENOSYS
+ * once and we fall back to epoll_wait() with the timeout rounded UP to whole
+ * milliseconds, so a kevent() timeout never ends early.  Timeouts beyond
+ * INT_MAX ms simply come back early and the caller, which owns the deadline,
+ * waits again.
+ */
+#include "kq.h"
+
+#include <errno.h>
+#include <limits.h>
+
+static atomic_int have_pwait2 = 1;   /* cleared on the first ENOSYS */
+
+int kq_epoll_wait(int epfd, struct epoll_event *evs, int n, int64_t timeout_ns)
+{
+	int saved = errno, r;
+
+	if (timeout_ns > 0 && atomic_load_explicit(&have_pwait2, memory_order_relaxed)) {
+		struct timespec ts = { .tv_sec = timeout_ns / 1000000000,
+				       .tv_nsec = timeout_ns % 1000000000 };
+		r = epoll_pwait2(epfd, evs, n, &ts, NULL);
+		if (r >= 0 || errno != ENOSYS)
+			goto out;
+		atomic_store(&have_pwait2, 0);
+	}
+	int ms;
+	if (timeout_ns < 0)
+		ms = -1;
+	else if (timeout_ns / 1000000 >= INT_MAX)
+		ms = INT_MAX;
+	else
+		ms = (int)((timeout_ns + 999999) / 1000000);
+	r = epoll_wait(epfd, evs, n, ms);
+out:
+	if (r < 0)
+		r = -errno;
+	errno = saved;
+	return r;
+}

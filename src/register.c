@@ -1,0 +1,113 @@
+/*
+ * One change of a changelist (FreeBSD's kqueue_register), under kq->lock.
+ * Returns 0 or -errno.  On success the change entry is rewritten into what an
+ * EV_RECEIPT record echoes (a create reports fflags and data as 0).
+ *
+ * Kqueue semantics live here once; filters only attach, detach, arm and
+ * evaluate.
+ */
+#include "kq.h"
+#include "sys.h"
+
+#include <limits.h>
+#include <string.h>
+
+#define EV_ACTIONS (EV_ADD | EV_DELETE | EV_ENABLE | EV_DISABLE | EV_FORCEONESHOT)
+
+static bool fd_is_open(uintptr_t ident)
+{
+	return sys_fcntl((int)ident, F_GETFD, 0) >= 0;
+}
+
+/* Bring the kernel side in line with the knote and queue it for evaluation
+ * where the kernel will not report its current condition by itself. */
+static int kq_arm(struct kqueue *kq, struct knote *kn, const struct filterops *fop)
+{
+	int r = fop->arm(kq, kn);
+	if (r < 0)
+		return r;
+	if (kn->status & KN_DISABLED) {
+		/* a disabled knote is never reported; FreeBSD drops it from
+		 * the queue at the next scan, we do it now */
+		kq_dequeue(kq, kn);
+		kn->status &= ~(KN_FORCED | KN_SNAPSHOT | KN_FRESH);
+		return 0;
+	}
+	if (r == 0 || (kn->status & KN_FORCED))
+		kq_enqueue(kq, kn);
+	return 0;
+}
+
+int kq_register(struct kqueue *kq, struct kevent *kev)
+{
+	unsigned short flags = kev->flags;
+	int err;
+
+	if ((flags & (EV_ENABLE | EV_DISABLE)) == (EV_ENABLE | EV_DISABLE))
+		return -EINVAL;
+	const struct filterops *fop = kq_filterops(kev->filter, &err);
+	if (!fop)
+		return err;
+	if ((flags & (EV_ADD | EV_KEEPUDATA)) == (EV_ADD | EV_KEEPUDATA))
+		return -EINVAL;
+	if (fop->isfd && kev->ident > INT_MAX)
+		return -EBADF;
+
+	struct knote *kn = kq_find(kq, kev->ident, kev->filter, fop->isfd);
+	if (!kn) {
+		if (!(flags & EV_ADD))
+			return (fop->isfd && !fd_is_open(kev->ident)) ? -EBADF : -ENOENT;
+		kn = kn_alloc();
+		if (!kn)
+			return -ENOMEM;
+		kn->ident = kev->ident;
+		kn->filter = kev->filter;
+		kn->sfflags = kev->fflags;
+		kn->sdata = kev->data;
+		kn->udata = kev->udata;
+		memcpy(kn->ext, kev->ext, sizeof kn->ext);
+		kn->flags = flags & ~EV_ACTIONS;
+		if (flags & EV_DISABLE)
+			kn->status |= KN_DISABLED;
+		err = kq_link(kq, kn, fop->isfd);
+		if (err) {
+			kn_free(kn);
+			return err;
+		}
+		err = fop->attach(kq, kn);
+		if (!err)
+			err = kq_arm(kq, kn, fop);
+		if (err) {
+			kq_drop(kq, kn);
+			return err;
+		}
+		kev->fflags = 0;
+		kev->data = 0;
+		return 0;
+	}
+
+	if (flags & EV_DELETE) {
+		kq_drop(kq, kn);
+		return 0;
+	}
+
+	/* Modify.  The stored EV_CLEAR/ONESHOT/DISPATCH/RECEIPT stay as they
+	 * were at creation; udata, fflags and data are replaced (FreeBSD). */
+	if (flags & EV_FORCEONESHOT) {
+		kn->flags |= EV_ONESHOT;
+		kn->status |= KN_FORCED;
+	}
+	if (flags & EV_ENABLE)
+		kn->status &= ~KN_DISABLED;
+	else if (flags & EV_DISABLE)
+		kn->status |= KN_DISABLED;
+	if (!(flags & EV_KEEPUDATA))
+		kn->udata = kev->udata;
+	if (fop->touch) {
+		fop->touch(kq, kn, kev);
+	} else {
+		kn->sfflags = kev->fflags;
+		kn->sdata = kev->data;
+	}
+	return kq_arm(kq, kn, fop);
+}

@@ -1,0 +1,184 @@
+/*
+ * Collecting events (FreeBSD's kqueue_scan), under kq->lock.
+ *
+ * Activations arrive from epoll and are put on the kqueue's ready queue;
+ * delivery takes knotes from the head, asks the filter again (re-validation:
+ * a condition that no longer holds is never reported), copies out, and applies
+ * the ONESHOT / CLEAR / DISPATCH bookkeeping.  A pass handles at most the
+ * knotes that were queued when it began, which is what FreeBSD's marker does.
+ *
+ * Level-triggered knotes whose epoll entry is itself level-triggered
+ * (KN_LEVELSRC) are not put back on the queue after delivery: epoll reports
+ * them again while they hold, so the common path is one epoll_wait() plus the
+ * filter's data ioctl per event.  Other level knotes go back to the tail, as
+ * in FreeBSD, which is also what makes small nevents rotate fairly.
+ */
+#include "kq.h"
+#include "sys.h"
+
+#include <string.h>
+
+#define HARVEST_MAX 64
+
+void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents);   /* filter/fd.c */
+void kq_vfile_report(struct kqueue *kq);                                /* filter/vfile.c */
+
+static void kq_process(struct kqueue *kq, const struct epoll_event *evs, int n)
+{
+	for (int i = 0; i < n; i++) {
+		uint64_t tag = evs[i].data.u64;
+		if (tag == KQ_TAG_WAKE)
+			continue;
+		if (tag == KQ_TAG_INOTIFY)
+			kq_vfile_report(kq);
+		else
+			kq_fd_report(kq, tag, evs[i].events);
+	}
+}
+
+/* Moves whatever epoll has ready onto the ready queue, without waiting. */
+int kq_harvest(struct kqueue *kq, int maxevents)
+{
+	struct epoll_event evs[HARVEST_MAX];
+	if (maxevents > HARVEST_MAX)
+		maxevents = HARVEST_MAX;
+	int r = kq_epoll_wait(kq->epfd, evs, maxevents, 0);
+	if (r > 0)
+		kq_process(kq, evs, r);
+	return r;
+}
+
+/* The number of knotes a nested READ on this kqueue reports as data. */
+int kq_pending_count(struct kqueue *kq)
+{
+	kq_harvest(kq, HARVEST_MAX);
+	return (int)kq->qcount;
+}
+
+static void copyout(struct kevent *ev, const struct knote *kn)
+{
+	ev->ident = kn->ident;
+	ev->filter = kn->filter;
+	ev->flags = kn->flags;
+	ev->fflags = kn->fflags;
+	ev->data = kn->data;
+	ev->udata = kn->udata;
+	memcpy(ev->ext, kn->ext, sizeof ev->ext);
+}
+
+static int kq_deliver(struct kqueue *kq, struct kevent *ev, int nevents)
+{
+	unsigned budget = kq->qcount;
+	int n = 0;
+	struct knote *kn;
+
+	while (budget-- > 0 && n < nevents && (kn = kq->qhead) != NULL) {
+		kq_dequeue(kq, kn);
+		const struct filterops *fop = kq_filterops(kn->filter, NULL);
+		int fire;
+		if (kn->status & KN_DISABLED)
+			fire = 0;
+		else if (kn->flags & EV_ONESHOT) {
+			if (!(kn->status & (KN_SNAPSHOT | KN_FORCED)))
+				fop->event(kq, kn);
+			fire = 1;
+		} else
+			fire = fop->event(kq, kn);
+		kn->status &= ~(KN_FRESH | KN_SNAPSHOT | KN_FORCED);
+		if (!fire)
+			continue;
+
+		copyout(&ev[n++], kn);
+		if (kn->flags & EV_ONESHOT) {
+			kq_drop(kq, kn);
+			continue;
+		}
+		if (kn->flags & EV_CLEAR) {
+			kn->data = 0;
+			kn->fflags = 0;
+		}
+		if (kn->flags & EV_DISPATCH) {
+			kn->status |= KN_DISABLED;
+			fop->arm(kq, kn);
+		} else if (!(kn->flags & EV_CLEAR) && !(kn->status & KN_LEVELSRC)) {
+			kq_enqueue(kq, kn);
+		}
+	}
+	return n;
+}
+
+/* A cancelled waiter holds no lock; it must give back its kevent() use. */
+static void scan_cancelled(void *arg)
+{
+	struct kqueue *kq = arg;
+	pthread_mutex_lock(&kq->lock);
+	kq_release(kq);
+}
+
+/* Sleeps in epoll_wait() without kq->lock.  The only cancellation point of
+ * kevent(), and only when the call carried no changes (FreeBSD). */
+static int wait_unlocked(struct kqueue *kq, struct epoll_event *evs, int maxev,
+			 int64_t rem, bool cancellable)
+{
+	int old = PTHREAD_CANCEL_DISABLE, r;
+	kq_sync_wake(kq);
+	pthread_mutex_unlock(&kq->lock);
+	pthread_cleanup_push(scan_cancelled, kq);
+	if (cancellable)
+		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
+	r = kq_epoll_wait(kq->epfd, evs, maxev, rem);
+	if (cancellable)
+		pthread_setcancelstate(old, NULL);
+	pthread_cleanup_pop(0);
+	pthread_mutex_lock(&kq->lock);
+	return r;
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* timeout == NULL: forever; the caller validated it.  FreeBSD treats any
+ * tv_sec beyond INT32_MAX as forever too. */
+int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
+	    const struct timespec *timeout, bool cancellable)
+{
+	int64_t deadline = -1;   /* absolute, CLOCK_MONOTONIC; -1 forever */
+	bool poll_only = false;
+	if (timeout && timeout->tv_sec <= INT32_MAX) {
+		if (timeout->tv_sec == 0 && timeout->tv_nsec == 0)
+			poll_only = true;
+		else
+			deadline = now_ns() + (int64_t)timeout->tv_sec * 1000000000 +
+				   timeout->tv_nsec;
+	}
+	int maxev = nevents + 2 < HARVEST_MAX ? nevents + 2 : HARVEST_MAX;
+
+	for (;;) {
+		if (kq->qhead || poll_only) {
+			kq_harvest(kq, maxev);
+		} else {
+			int64_t rem = -1;
+			if (deadline >= 0) {
+				rem = deadline - now_ns();
+				if (rem <= 0)
+					return 0;
+			}
+			struct epoll_event evs[HARVEST_MAX];
+			int r = wait_unlocked(kq, evs, maxev, rem, cancellable);
+			if (kq->dead)
+				return -EBADF;
+			if (r < 0)
+				return r;
+			kq_process(kq, evs, r);
+		}
+		int n = kq_deliver(kq, ev, nevents);
+		if (n > 0 || poll_only)
+			return n;
+		if (deadline >= 0 && now_ns() >= deadline)
+			return 0;
+	}
+}
