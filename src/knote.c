@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct knote *kn_alloc(void)
+struct knote *kq_knote_alloc(void)
 {
 	return calloc(1, sizeof(struct knote));
 }
 
-void kn_free(struct knote *kn)
+void kq_knote_free(struct knote *kn)
 {
 	free(kn);
 }
@@ -182,7 +182,7 @@ void kq_drop(struct kqueue *kq, struct knote *kn)
 	kq_dequeue(kq, kn);
 	kq_unlink(kq, kn, fop->isfd);
 	fop->detach(kq, kn);
-	kn_free(kn);
+	kq_knote_free(kn);
 }
 
 void kq_drop_fd(struct kqueue *kq, int fd)

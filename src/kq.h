@@ -93,6 +93,7 @@ struct kqueue {
 	int                epfd;     /* private dup of the user's epoll fd */
 	int                ufd;      /* the number the user holds; -1 once closed */
 	int                wakefd;   /* eventfd: readable iff the ready queue is non-empty */
+	int                wrfd;     /* second epoll set for split WRITE entries, or -1 */
 	bool               dead;     /* user closed it; torn down when users == 0 */
 	bool               wake_on;  /* wakefd currently readable */
 	unsigned           users;    /* kevent() calls inside (may be unlocked) */
@@ -118,6 +119,7 @@ struct kqueue {
 /* epoll_event.data tags that are not fd entries */
 #define KQ_TAG_WAKE    UINT64_MAX
 #define KQ_TAG_INOTIFY (UINT64_MAX - 1)
+#define KQ_TAG_WRSET   (UINT64_MAX - 2)
 
 /* kqueue.c */
 int  kq_create(int flags);
@@ -128,8 +130,8 @@ void kq_fd_closing(int fd);                   /* interpose.c: knotes die with fd
 bool kq_is_kqueue_fd(int fd);
 
 /* knote.c */
-struct knote *kn_alloc(void);
-void kn_free(struct knote *kn);
+struct knote *kq_knote_alloc(void);
+void kq_knote_free(struct knote *kn);
 struct kq_fdslot *kq_fdslot(struct kqueue *kq, int fd, bool grow);
 struct knote *kq_find(struct kqueue *kq, uintptr_t ident, short filter, bool isfd);
 int  kq_link(struct kqueue *kq, struct knote *kn, bool isfd);
@@ -150,7 +152,7 @@ int  kq_register(struct kqueue *kq, struct kevent *kev);
 /* scan.c */
 int  kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
              const struct timespec *timeout, bool cancellable);
-int  kq_harvest(struct kqueue *kq, int maxevents);
+int  kq_harvest(struct kqueue *kq, int maxevents, int want);
 int  kq_pending_count(struct kqueue *kq);
 
 /* mux/epoll.c */

@@ -98,6 +98,7 @@ int kq_create(int flags)
 	kq->hsize = 0;
 	kq->hcount = 0;
 	kq->inofd = -1;
+	kq->wrfd = -1;
 	kq->vfiles = NULL;
 	kq->nvfiles = kq->capvfiles = 0;
 	pthread_mutex_unlock(&kq->lock);
@@ -165,7 +166,9 @@ static void kq_teardown(struct kqueue *kq, bool glock_held)
 	kq->nvfiles = kq->capvfiles = 0;
 	if (kq->inofd >= 0)
 		sys_close(kq->inofd);
-	kq->inofd = -1;
+	if (kq->wrfd >= 0)
+		sys_close(kq->wrfd);
+	kq->inofd = kq->wrfd = -1;
 	sys_close(kq->wakefd);
 	sys_close(kq->epfd);
 	kq->wakefd = kq->epfd = -1;

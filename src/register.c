@@ -57,7 +57,12 @@ int kq_register(struct kqueue *kq, struct kevent *kev)
 	if (!kn) {
 		if (!(flags & EV_ADD))
 			return (fop->isfd && !fd_is_open(kev->ident)) ? -EBADF : -ENOENT;
-		kn = kn_alloc();
+		/* growing the fd table for a number that cannot be open would
+		 * only waste memory (FreeBSD checks the fd before anything) */
+		if (fop->isfd && !kq_fdslot(kq, (int)kev->ident, false) &&
+		    !fd_is_open(kev->ident))
+			return -EBADF;
+		kn = kq_knote_alloc();
 		if (!kn)
 			return -ENOMEM;
 		kn->ident = kev->ident;
@@ -71,7 +76,7 @@ int kq_register(struct kqueue *kq, struct kevent *kev)
 			kn->status |= KN_DISABLED;
 		err = kq_link(kq, kn, fop->isfd);
 		if (err) {
-			kn_free(kn);
+			kq_knote_free(kn);
 			return err;
 		}
 		err = fop->attach(kq, kn);

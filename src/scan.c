@@ -23,6 +23,17 @@
 void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents);   /* filter/fd.c */
 void kq_vfile_report(struct kqueue *kq);                                /* filter/vfile.c */
 
+static void kq_process(struct kqueue *kq, const struct epoll_event *evs, int n);
+
+/* The nested WRITE set (filter/fd.c) is ready: take its reports too. */
+static void kq_process_wrset(struct kqueue *kq)
+{
+	struct epoll_event evs[HARVEST_MAX];
+	int r = kq_epoll_wait(kq->wrfd, evs, HARVEST_MAX, 0);
+	if (r > 0)
+		kq_process(kq, evs, r);
+}
+
 static void kq_process(struct kqueue *kq, const struct epoll_event *evs, int n)
 {
 	for (int i = 0; i < n; i++) {
@@ -31,27 +42,47 @@ static void kq_process(struct kqueue *kq, const struct epoll_event *evs, int n)
 			continue;
 		if (tag == KQ_TAG_INOTIFY)
 			kq_vfile_report(kq);
+		else if (tag == KQ_TAG_WRSET)
+			kq_process_wrset(kq);
 		else
 			kq_fd_report(kq, tag, evs[i].events);
 	}
 }
 
-/* Moves whatever epoll has ready onto the ready queue, without waiting. */
-int kq_harvest(struct kqueue *kq, int maxevents)
+/* Moves what epoll has ready onto the ready queue without waiting, until
+ * `want` knotes are queued or epoll has nothing new (level entries come back
+ * round after round, so stop when a round adds nothing). */
+static void harvest_rest(struct kqueue *kq, int r, int maxevents, int want)
+{
+	while (r == maxevents && kq->qcount < (unsigned)want) {
+		unsigned before = kq->qcount;
+		struct epoll_event evs[HARVEST_MAX];
+		r = kq_epoll_wait(kq->epfd, evs, maxevents, 0);
+		if (r <= 0)
+			return;
+		kq_process(kq, evs, r);
+		if (kq->qcount == before)
+			return;
+	}
+}
+
+int kq_harvest(struct kqueue *kq, int maxevents, int want)
 {
 	struct epoll_event evs[HARVEST_MAX];
 	if (maxevents > HARVEST_MAX)
 		maxevents = HARVEST_MAX;
 	int r = kq_epoll_wait(kq->epfd, evs, maxevents, 0);
-	if (r > 0)
+	if (r > 0) {
 		kq_process(kq, evs, r);
+		harvest_rest(kq, r, maxevents, want);
+	}
 	return r;
 }
 
 /* The number of knotes a nested READ on this kqueue reports as data. */
 int kq_pending_count(struct kqueue *kq)
 {
-	kq_harvest(kq, HARVEST_MAX);
+	kq_harvest(kq, HARVEST_MAX, INT32_MAX);
 	return (int)kq->qcount;
 }
 
@@ -159,7 +190,7 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 
 	for (;;) {
 		if (kq->qhead || poll_only) {
-			kq_harvest(kq, maxev);
+			kq_harvest(kq, maxev, nevents);
 		} else {
 			int64_t rem = -1;
 			if (deadline >= 0) {
@@ -174,6 +205,7 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 			if (r < 0)
 				return r;
 			kq_process(kq, evs, r);
+			harvest_rest(kq, r, maxev, nevents);
 		}
 		int n = kq_deliver(kq, ev, nevents);
 		if (n > 0 || poll_only)

@@ -25,11 +25,14 @@
 
 #include <limits.h>
 
-#define SLOT_EPOLL   0x01   /* an epoll entry exists */
+#define SLOT_EPOLL   0x01   /* an entry exists in the main set */
 #define SLOT_ET      0x02   /* ... and it is edge-triggered */
 #define SLOT_NOPOLL  0x04   /* epoll refused the fd; the library drives it */
-#define SLOT_IN      0x08   /* the entry has the READ bits */
-#define SLOT_OUT     0x10   /* the entry has the WRITE bits */
+#define SLOT_IN      0x08   /* the main entry has the READ bits */
+#define SLOT_OUT     0x10   /* the main entry has the WRITE bits */
+#define SLOT_DEMOTED 0x20   /* level reports turned out false: stay edge */
+#define SLOT_WEPOLL  0x40   /* the WRITE knote has its own entry in kq->wrfd */
+#define SLOT_WET     0x80   /* ... and it is edge-triggered */
 
 #define FPRIV_WATCHED 0x0001 /* READ on a regular file: inotify watch held */
 
@@ -49,12 +52,38 @@ static uint64_t tag_of(const struct kq_fdslot *s, int fd)
 	return ((uint64_t)s->gen << 32) | (uint32_t)fd;
 }
 
-/* The epoll events the entry should have, and which knotes epoll re-reports. */
-static uint32_t entry_events(struct kq_fdslot *s)
+/*
+ * Which epoll entry a knote lives in.  One entry per fd is enough while all
+ * knotes on it are level: a level knote is reported whenever its condition
+ * holds anyway.  An edge-triggered entry, though, reports every current bit
+ * on any wake-up, so data arriving would also "fire" an EV_CLEAR WRITE knote;
+ * FreeBSD activates only the direction that changed.  So when an EV_CLEAR
+ * knote shares the fd, WRITE moves to its own entry in a second epoll set
+ * (kq->wrfd, nested in the main one), where wake-ups for input do not reach.
+ */
+static bool slot_split(const struct kq_fdslot *s)
+{
+	bool r = false, w = false, clear = false;
+	for (struct knote *kn = s->head; kn; kn = kn->link) {
+		if (kn->filter == EVFILT_READ)
+			r = true;
+		else
+			w = true;
+		if (kn->flags & EV_CLEAR)
+			clear = true;
+	}
+	return r && w && clear;
+}
+
+/* The events an entry holding the knotes of `filter` (0: all) should have;
+ * marks which of them epoll will re-report by itself (KN_LEVELSRC). */
+static uint32_t entry_events(struct kq_fdslot *s, short filter)
 {
 	uint32_t all = 0, en = 0;
 	bool clear = false;
 	for (struct knote *kn = s->head; kn; kn = kn->link) {
+		if (filter && kn->filter != filter)
+			continue;
 		uint32_t bits = kn->filter == EVFILT_READ ? READ_BITS : WRITE_BITS;
 		all |= bits;
 		if (!(kn->status & KN_DISABLED))
@@ -62,20 +91,110 @@ static uint32_t entry_events(struct kq_fdslot *s)
 		if (kn->flags & EV_CLEAR)
 			clear = true;
 	}
-	bool et = clear || !en;
+	bool et = clear || !en || (s->state & SLOT_DEMOTED);
 	for (struct knote *kn = s->head; kn; kn = kn->link) {
+		if (filter && kn->filter != filter)
+			continue;
 		if (et)
 			kn->status &= ~KN_LEVELSRC;
 		else
 			kn->status |= KN_LEVELSRC;
 	}
+	if (!all)
+		return 0;
 	return et ? (all | EPOLLET) : en;
 }
 
-static uint8_t entry_state(uint32_t ev)
+static uint8_t main_state(uint32_t ev)
 {
+	if (!ev)
+		return 0;
 	return SLOT_EPOLL | ((ev & EPOLLET) ? SLOT_ET : 0) |
 	       ((ev & EPOLLIN) ? SLOT_IN : 0) | ((ev & EPOLLOUT) ? SLOT_OUT : 0);
+}
+
+static uint8_t wr_state(uint32_t ev)
+{
+	if (!ev)
+		return 0;
+	return SLOT_WEPOLL | ((ev & EPOLLET) ? SLOT_WET : 0);
+}
+
+static int wrset(struct kqueue *kq)
+{
+	if (kq->wrfd >= 0)
+		return kq->wrfd;
+	int fd = sys_epoll_create();
+	if (fd < 0)
+		return fd;
+	int err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, fd, EPOLLIN, KQ_TAG_WRSET);
+	if (err) {
+		sys_close(fd);
+		return err;
+	}
+	kq->wrfd = fd;
+	return fd;
+}
+
+/* Makes one entry match `ev` (0: no entry).  `had` says whether it exists;
+ * `repoll` forces a MOD even when nothing changed: ADD and MOD make epoll
+ * poll the file, which is FreeBSD's re-evaluation on add/modify/enable. */
+static int entry_sync(int epfd, int fd, uint64_t tag, bool had, uint8_t oldst,
+		      uint8_t newst, uint32_t ev, bool repoll)
+{
+	int err = 0;
+	if (!ev) {
+		if (had)
+			sys_epoll_ctl(epfd, EPOLL_CTL_DEL, fd, 0, 0);
+		return 0;
+	}
+	if (!had) {
+		err = sys_epoll_ctl(epfd, EPOLL_CTL_ADD, fd, ev, tag);
+		if (err == -EEXIST)
+			err = sys_epoll_ctl(epfd, EPOLL_CTL_MOD, fd, ev, tag);
+		return err;
+	}
+	if (!repoll && oldst == newst)
+		return 0;
+	err = sys_epoll_ctl(epfd, EPOLL_CTL_MOD, fd, ev, tag);
+	if (err == -ENOENT)   /* the number now names a file this set never saw */
+		err = sys_epoll_ctl(epfd, EPOLL_CTL_ADD, fd, ev, tag);
+	return err;
+}
+
+/* Brings both entries of the slot in line with its knotes.  `kn` (may be
+ * NULL) is the knote that changed; if it is enabled its entry is re-polled. */
+static int slot_sync(struct kqueue *kq, struct kq_fdslot *s, int fd, struct knote *kn)
+{
+	bool split = slot_split(s);
+	uint32_t mev = entry_events(s, split ? EVFILT_READ : 0);
+	uint32_t wev = split ? entry_events(s, EVFILT_WRITE) : 0;
+	uint8_t keep = s->state & SLOT_DEMOTED;
+	bool repoll = kn && !(kn->status & KN_DISABLED);
+	bool kn_in_wr = kn && split && kn->filter == EVFILT_WRITE;
+	int err;
+
+	if (wev || (s->state & SLOT_WEPOLL)) {
+		int wfd = wrset(kq);
+		if (wfd < 0)
+			return wfd;
+		err = entry_sync(wfd, fd, tag_of(s, fd), s->state & SLOT_WEPOLL,
+				 s->state & (SLOT_WEPOLL | SLOT_WET), wr_state(wev),
+				 wev, repoll && kn_in_wr);
+		if (err)
+			return err;
+	}
+	err = entry_sync(kq->epfd, fd, tag_of(s, fd), s->state & SLOT_EPOLL,
+			 s->state & (SLOT_EPOLL | SLOT_ET | SLOT_IN | SLOT_OUT),
+			 main_state(mev), mev, repoll && !kn_in_wr);
+	if (err == -EPERM)
+		return err;
+	if (err)
+		return err;
+	s->state = keep | main_state(mev) | wr_state(wev);
+	if (!(s->state & (SLOT_EPOLL | SLOT_WEPOLL)))
+		s->gen++;   /* reports still in flight for the old entries die */
+	return 0;
 }
 
 static int watch_file(struct kqueue *kq, struct kq_fdslot *s, struct knote *kn)
@@ -112,7 +231,7 @@ static int fd_attach(struct kqueue *kq, struct knote *kn)
 		s->kind = KQ_FD_KQUEUE;
 	}
 	if (kn->filter == EVFILT_WRITE && s->kind != KQ_FD_STREAM &&
-	    s->kind != KQ_FD_DGRAM) {
+	    s->kind != KQ_FD_DGRAM && !(s->state & SLOT_NOPOLL)) {
 		/* FreeBSD refuses a WRITE knote on a pipe whose reader is gone */
 		int p = sys_poll1(fd, POLLOUT);
 		if (p < 0)
@@ -137,6 +256,8 @@ static int nopoll_attach(struct kqueue *kq, struct kq_fdslot *s, struct knote *k
 	if (k != KQ_FD_FILE)
 		s->kind = KQ_FD_ALWAYS;
 	s->state = SLOT_NOPOLL;
+	for (struct knote *o = s->head; o; o = o->link)
+		o->status &= ~KN_LEVELSRC;
 	return watch_file(kq, s, kn);
 }
 
@@ -147,54 +268,23 @@ static int fd_arm(struct kqueue *kq, struct knote *kn)
 
 	if (s->state & SLOT_NOPOLL)
 		return watch_file(kq, s, kn);
-	uint32_t ev = entry_events(s);
-	int err;
-	if (!(s->state & SLOT_EPOLL)) {
-		err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, fd, ev, tag_of(s, fd));
-		if (err == -EEXIST)
-			err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_MOD, fd, ev, tag_of(s, fd));
-		if (err == -EPERM)
-			return nopoll_attach(kq, s, kn);
-		if (err)
-			return err;
-		s->state = entry_state(ev);
-		return 1;
-	}
-	/* An enabled knote always gets its MOD: that call is the
-	 * re-evaluation.  A disabled one only needs it if the entry changes. */
-	if ((kn->status & KN_DISABLED) && entry_state(ev) == s->state)
-		return 1;
-	err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_MOD, fd, ev, tag_of(s, fd));
-	if (err == -ENOENT) {
-		/* the number now names a file this set has never seen */
-		err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, fd, ev, tag_of(s, fd));
-		if (err == -EPERM)
-			return nopoll_attach(kq, s, kn);
-	}
-	if (err)
-		return err;
-	s->state = entry_state(ev);
-	return 1;
+	int err = slot_sync(kq, s, fd, kn);
+	if (err == -EPERM)
+		return nopoll_attach(kq, s, kn);
+	return err ? err : 1;
 }
 
 static void fd_detach(struct kqueue *kq, struct knote *kn)
 {
-	int fd = (int)kn->ident;
 	struct kq_fdslot *s = slot_of(kq, kn);
 	if (!s)
 		return;
 	if (s->state & SLOT_NOPOLL) {
 		if ((kn->fpriv & FPRIV_WATCHED) && !kq->dead)
-			kq_vfile_unwatch(kq, fd);
-	} else if ((s->state & SLOT_EPOLL) && s->head) {
-		uint32_t ev = entry_events(s);
-		if (!kq->dead)
-			sys_epoll_ctl(kq->epfd, EPOLL_CTL_MOD, fd, ev, tag_of(s, fd));
-		s->state = entry_state(ev);
-		return;
-	} else if (s->state & SLOT_EPOLL) {
-		if (!kq->dead)
-			sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, fd, 0, 0);
+			kq_vfile_unwatch(kq, (int)kn->ident);
+	} else if (!kq->dead) {
+		slot_sync(kq, s, (int)kn->ident, NULL);
+	} else if (!s->head) {
 		s->gen++;
 	}
 	if (!s->head) {
@@ -202,6 +292,20 @@ static void fd_detach(struct kqueue *kq, struct knote *kn)
 		s->kind = KQ_FD_UNKNOWN;
 		s->revents = 0;
 	}
+}
+
+/* A level entry reported a knote whose condition turned out false (a
+ * low-water mark, a pipe with less than PIPE_BUF free): epoll would report it
+ * again at once and a blocking kevent() would spin.  Make the fd's entries
+ * edge-triggered for as long as the slot lives; level knotes on it are then
+ * requeued by the core like any library-driven level knote. */
+static void demote(struct kqueue *kq, struct knote *kn)
+{
+	struct kq_fdslot *s = slot_of(kq, kn);
+	if (!s || (s->state & SLOT_DEMOTED))
+		return;
+	s->state |= SLOT_DEMOTED;
+	slot_sync(kq, s, (int)kn->ident, NULL);
 }
 
 /* The socket error for an EV_EOF record, kept for the program (see top). */
@@ -344,6 +448,12 @@ static int write_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s,
 		kn->data = n;
 		/* A socket that never connected reports OUT|HUP without RDHUP;
 		 * both directions shut (peer gone, reset) show HUP and RDHUP. */
+		if ((r & EPOLLHUP) && !(r & EPOLLRDHUP)) {
+			/* a WRITE-only entry does not ask for RDHUP */
+			int p = sys_poll1(fd, POLLRDHUP);
+			if (p > 0)
+				r |= (uint32_t)p;
+		}
 		if ((r & EPOLLHUP) && (r & EPOLLRDHUP)) {
 			kn->flags |= EV_EOF;
 			kn->fflags = sock_error(fd, r);
@@ -419,8 +529,11 @@ static int fd_event(struct kqueue *kq, struct knote *kn)
 	}
 	kn->flags &= ~EV_EOF;
 	kn->fflags = 0;
-	return kn->filter == EVFILT_READ ? read_event(kq, kn, s, r)
-					 : write_event(kq, kn, s, r);
+	int fire = kn->filter == EVFILT_READ ? read_event(kq, kn, s, r)
+					     : write_event(kq, kn, s, r);
+	if (!fire && (kn->status & (KN_LEVELSRC | KN_FRESH)) == (KN_LEVELSRC | KN_FRESH))
+		demote(kq, kn);
+	return fire;
 }
 
 /* Called by the scan for each epoll report on an fd entry. */
