@@ -4,7 +4,8 @@
  * per kqueue a ready queue of activated knotes.
  *
  * LOCKING
- *   kq_glock (global)  the list of live kqueues, the kqueue free list.
+ *   kq_glock (global)  the list of live kqueues (close() walks it).
+ *   kq_freelock        the free list of dead kqueue objects (a leaf lock).
  *   kq->lock           everything inside one kqueue: knote tables, the ready
  *                      queue, every knote field, the fd slots.
  *   Order: kq_glock before kq->lock.  An outer kqueue's lock may be held while

@@ -16,7 +16,10 @@
 
 pthread_mutex_t kq_glock = PTHREAD_MUTEX_INITIALIZER;
 struct kqueue *kq_live;              /* kq_glock */
-static struct kqueue *kq_freelist;   /* kq_glock */
+/* A leaf lock: teardown may run while an outer kqueue's lock is held (a
+ * nested kqueue's last user), where taking kq_glock would invert the order. */
+static pthread_mutex_t kq_freelock = PTHREAD_MUTEX_INITIALIZER;
+static struct kqueue *kq_freelist;   /* kq_freelock */
 
 static void list_insert(struct kqueue **head, struct kqueue *kq)
 {
@@ -40,11 +43,11 @@ static void list_remove(struct kqueue *kq)
 
 static struct kqueue *kq_obtain(void)
 {
-	pthread_mutex_lock(&kq_glock);
+	pthread_mutex_lock(&kq_freelock);
 	struct kqueue *kq = kq_freelist;
 	if (kq)
 		list_remove(kq);
-	pthread_mutex_unlock(&kq_glock);
+	pthread_mutex_unlock(&kq_freelock);
 	if (kq)
 		return kq;
 	kq = calloc(1, sizeof *kq);
@@ -153,7 +156,7 @@ void kq_sync_wake(struct kqueue *kq)
 }
 
 /* Called locked with dead set, users == 0 and kq off the live list. */
-static void kq_teardown(struct kqueue *kq, bool glock_held)
+static void kq_teardown(struct kqueue *kq)
 {
 	kq_drop_all(kq);
 	free(kq->fds);
@@ -173,18 +176,16 @@ static void kq_teardown(struct kqueue *kq, bool glock_held)
 	sys_close(kq->epfd);
 	kq->wakefd = kq->epfd = -1;
 	pthread_mutex_unlock(&kq->lock);
-	if (!glock_held)
-		pthread_mutex_lock(&kq_glock);
+	pthread_mutex_lock(&kq_freelock);
 	list_insert(&kq_freelist, kq);
-	if (!glock_held)
-		pthread_mutex_unlock(&kq_glock);
+	pthread_mutex_unlock(&kq_freelock);
 }
 
 void kq_release(struct kqueue *kq)
 {
 	kq->users--;
 	if (kq->dead && kq->users == 0) {
-		kq_teardown(kq, false);
+		kq_teardown(kq);
 		return;
 	}
 	kq_sync_wake(kq);
@@ -227,7 +228,7 @@ void kq_fd_closing(int fd)
 			kq_fdtab_set_kq(fd, NULL);
 			list_remove(self);
 			if (self->users == 0) {
-				kq_teardown(self, true);
+				kq_teardown(self);
 				self = NULL;
 			} else {
 				/* waiters in epoll_wait() wake and return EBADF */

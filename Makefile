@@ -1,0 +1,38 @@
+# Convenience wrapper around CMake; the README's two set-up commands are
+# `make demo` and `make check`.  Everything else is plain CMake/ctest.
+#
+#   make demo                 configure, build everything, run the demo
+#   make check                build and run the whole test suite
+#   make check BUILD=build-asan CMAKE_FLAGS=-DKQ_SANITIZE=address,undefined
+#   make install PREFIX=/usr/local
+
+BUILD       ?= build
+PREFIX      ?= /usr/local
+CMAKE_FLAGS ?=
+CTEST_FLAGS ?=
+JOBS        ?= 2
+GENERATOR   := $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
+
+.PHONY: all configure build demo check bench install clean
+
+all: build
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -G "$(GENERATOR)" -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
+
+configure: $(BUILD)/CMakeCache.txt
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	cmake --build $(BUILD) --target demo
+
+check: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE stress $(CTEST_FLAGS)
+
+install: build
+	cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD)
