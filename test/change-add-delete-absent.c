@@ -1,0 +1,30 @@
+/*
+ * C21: EV_ADD|EV_DELETE on an absent knote creates it (the lookup fails, so
+ * EV_ADD's create path runs); on an existing knote the same change deletes
+ * it.  The created knote's stored flags hold neither action bit.  [FB]
+ * FreeBSD kqueue_register quirk.  SPEC §3.3 steps 6-7.  Expressed with a READ
+ * knote on a pipe (CASES writes it with a USER knote).
+ */
+#include "t.h"
+
+int main(void)
+{
+	int kq = t_kqueue();
+	int p[2];
+	int ud;
+	struct kevent ev[4];
+
+	t_pipe(p);
+	t_change(kq, p[0], EVFILT_READ, EV_ADD | EV_DELETE, 0, 0, &ud);
+	T_NO_EVENTS(kq);
+	t_write(p[1], "x", 1);
+	T_EQ(t_get(kq, ev, 4), 1);
+	T_KEVENT(&ev[0], p[0], EVFILT_READ, 0, 0, 1, &ud);
+
+	/* Present now: the same change deletes it. */
+	t_change(kq, p[0], EVFILT_READ, EV_ADD | EV_DELETE, 0, 0, &ud);
+	T_NO_EVENTS(kq);
+	T_EQ(t_change_err(kq, p[0], EVFILT_READ, EV_DELETE, 0, 0, NULL),
+	     ENOENT);
+	return 0;
+}

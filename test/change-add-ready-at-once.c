@@ -1,0 +1,31 @@
+/*
+ * C24: a condition that already holds when the knote is added is reported
+ * at once: a socket with 3 bytes buffered gives a record with data 3, also in
+ * the very call that adds the knote (changes first, then collection).
+ * SPEC §3.3 step 10.
+ */
+#include "t.h"
+
+int main(void)
+{
+	int kq = t_kqueue();
+	int sp[2];
+	int ud;
+	struct kevent ch, ev[4];
+	struct timespec z = { 0, 0 };
+
+	t_socketpair(sp);
+	t_write(sp[1], "abc", 3);
+	t_change(kq, sp[0], EVFILT_READ, EV_ADD, 0, 0, &ud);
+	T_EQ(t_get(kq, ev, 4), 1);
+	T_KEVENT(&ev[0], sp[0], EVFILT_READ, 0, 0, 3, &ud);
+
+	/* Same in one call with a fresh kqueue. */
+	int kq2 = t_kqueue();
+	EV_SET(&ch, sp[0], EVFILT_READ, EV_ADD | EV_CLEAR, 0, 0, &ud);
+	memset(ev, 0xa5, sizeof ev);
+	T_EQ(kevent(kq2, &ch, 1, ev, 4, &z), 1);
+	T_KEVENT(&ev[0], sp[0], EVFILT_READ, EV_CLEAR, 0, 3, &ud);
+	T_NO_EVENTS(kq2);
+	return 0;
+}

@@ -1,0 +1,44 @@
+/*
+ * C10: an unknown filter number fails with EINVAL: -99, -14 (one past
+ * EVFILT_EMPTY, the last FreeBSD 14 filter) and a positive number (5).
+ * The filter is checked before the ident, so a bad filter with an ident that
+ * is not an open fd is still EINVAL.  Checked both as an EV_ERROR record and
+ * as -1/errno with no event list.  SPEC §3.3 steps 2 and 4.
+ */
+#include "t.h"
+
+static void expect_fail(int kq, uintptr_t ident, short filter,
+	unsigned short flags, void *ud, int err)
+{
+	struct kevent ch, ev[2];
+	struct timespec z = { 0, 0 };
+
+	EV_SET(&ch, ident, filter, flags, 0, 0, ud);
+	memset(ev, 0xa5, sizeof ev);
+	int n = kevent(kq, &ch, 1, ev, 2, &z);
+	if (n != 1)
+		T_FAIL("filter %d flags 0x%x: kevent returned %d (errno %d), "
+		       "expected one error record", filter, flags, n, errno);
+	T_KEVENT(&ev[0], ident, filter, EV_ERROR, 0, err, ud);
+	T_ERRNO(kevent(kq, &ch, 1, NULL, 0, NULL), err);
+}
+
+int main(void)
+{
+	int kq = t_kqueue();
+	int p[2];
+	int ud;
+	static const short bad[] = { -99, -14, 5 };
+
+	t_pipe(p);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		expect_fail(kq, p[0], bad[i], EV_ADD, &ud, EINVAL);
+		expect_fail(kq, p[0], bad[i], EV_DELETE, &ud, EINVAL);
+		expect_fail(kq, (uintptr_t)1 << 31, bad[i], EV_ADD, &ud,
+			    EINVAL);
+	}
+	/* Nothing was created along the way. */
+	t_write(p[1], "x", 1);
+	T_NO_EVENTS(kq);
+	return 0;
+}

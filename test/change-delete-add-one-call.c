@@ -1,0 +1,42 @@
+/*
+ * C07: [DELETE <p0, READ>, ADD <p0, READ>] in one call with room for records:
+ * the DELETE fails (EV_ERROR record, data ENOENT), processing continues, the
+ * ADD creates the knote; because a record was written no events are
+ * collected in that call even though the pipe has data.  SPEC §3.2, §3.4.
+ */
+#include "t.h"
+
+static int untouched(const struct kevent *e)
+{
+	const unsigned char *b = (const unsigned char *)e;
+	for (size_t i = 0; i < sizeof *e; i++)
+		if (b[i] != 0xa5)
+			return 0;
+	return 1;
+}
+
+int main(void)
+{
+	int kq = t_kqueue();
+	int p[2];
+	int ud;
+	struct kevent ch[2], ev[4];
+	struct timespec z = { 0, 0 };
+
+	t_pipe(p);
+	t_write(p[1], "x", 1);
+
+	EV_SET(&ch[0], p[0], EVFILT_READ, EV_DELETE, 0, 0, &ud);
+	EV_SET(&ch[1], p[0], EVFILT_READ, EV_ADD, 0, 0, &ud);
+	memset(ev, 0xa5, sizeof ev);
+	T_EQ(kevent(kq, ch, 2, ev, 4, &z), 1);
+	T_KEVENT(&ev[0], p[0], EVFILT_READ, EV_ERROR, 0, ENOENT, &ud);
+	T_ASSERT(untouched(&ev[1]));
+
+	/* The ADD took effect. */
+	T_EQ(t_get(kq, ev, 4), 1);
+	T_KEVENT(&ev[0], p[0], EVFILT_READ, 0, 0, 1, &ud);
+	t_change(kq, p[0], EVFILT_READ, EV_DELETE, 0, 0, NULL);
+	T_NO_EVENTS(kq);
+	return 0;
+}

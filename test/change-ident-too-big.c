@@ -1,0 +1,51 @@
+/*
+ * C13: for fd filters an ident above INT_MAX fails with EBADF: 2^31,
+ * UINTPTR_MAX, and (64-bit) 2^32 + an open fd, which must not be truncated to
+ * that fd.  Checked for ADD/DELETE on READ and WRITE, as an EV_ERROR record
+ * and as -1/errno.  SPEC §3.3 step 4.
+ */
+#include "t.h"
+
+static void expect_fail(int kq, uintptr_t ident, short filter,
+	unsigned short flags, void *ud, int err)
+{
+	struct kevent ch, ev[2];
+	struct timespec z = { 0, 0 };
+
+	EV_SET(&ch, ident, filter, flags, 0, 0, ud);
+	memset(ev, 0xa5, sizeof ev);
+	int n = kevent(kq, &ch, 1, ev, 2, &z);
+	if (n != 1)
+		T_FAIL("ident %" PRIuPTR ": kevent returned %d (errno %d), "
+		       "expected one error record", ident, n, errno);
+	T_KEVENT(&ev[0], ident, filter, EV_ERROR, 0, err, ud);
+	T_ERRNO(kevent(kq, &ch, 1, NULL, 0, NULL), err);
+}
+
+int main(void)
+{
+	int kq = t_kqueue();
+	int p[2];
+	int ud;
+	uintptr_t idents[3];
+	size_t nid = 0;
+
+	t_pipe(p);
+	t_write(p[1], "x", 1);
+	idents[nid++] = (uintptr_t)1 << 31;
+	idents[nid++] = UINTPTR_MAX;
+	if (sizeof(uintptr_t) > 4)
+		idents[nid++] = (uintptr_t)(((uint64_t)1 << 32) |
+					    (uint64_t)p[0]);
+
+	for (size_t i = 0; i < nid; i++) {
+		expect_fail(kq, idents[i], EVFILT_READ, EV_ADD, &ud, EBADF);
+		expect_fail(kq, idents[i], EVFILT_WRITE, EV_ADD, &ud, EBADF);
+		expect_fail(kq, idents[i], EVFILT_READ, EV_DELETE, &ud, EBADF);
+	}
+	/* Nothing got attached to p[0] through truncation. */
+	T_NO_EVENTS(kq);
+	T_EQ(t_change_err(kq, p[0], EVFILT_READ, EV_DELETE, 0, 0, NULL),
+	     ENOENT);
+	return 0;
+}

@@ -1,0 +1,29 @@
+/*
+ * C18: on FreeBSD every change reaching an existing fd knote replaces its
+ * saved fflags and data, including a bare EV_DISABLE/EV_ENABLE; so a
+ * NOTE_LOWAT of 4 is erased by an EV_DISABLE change carrying fflags 0, and
+ * after EV_ENABLE a single byte is reported.  [FB] FreeBSD kqueue_register
+ * modify path (no touch routine for fd filters).  SPEC §3.3 step 8.
+ */
+#include "t.h"
+
+int main(void)
+{
+	int kq = t_kqueue();
+	int sp[2];
+	int ud;
+	struct kevent ev[4];
+
+	t_socketpair(sp);
+	t_change(kq, sp[0], EVFILT_READ, EV_ADD, NOTE_LOWAT, 4, &ud);
+	t_write(sp[1], "x", 1);
+	/* Below the low-water mark: nothing yet. */
+	T_NO_EVENTS(kq);
+
+	t_change(kq, sp[0], EVFILT_READ, EV_DISABLE, 0, 0, &ud);
+	T_NO_EVENTS(kq);
+	t_change(kq, sp[0], EVFILT_READ, EV_ENABLE, 0, 0, &ud);
+	T_EQ(t_get(kq, ev, 4), 1);
+	T_KEVENT(&ev[0], sp[0], EVFILT_READ, 0, 0, 1, &ud);
+	return 0;
+}

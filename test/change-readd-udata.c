@@ -1,0 +1,26 @@
+/*
+ * C15: EV_ADD on an existing knote is a modify that replaces udata: the
+ * record after the re-add carries the new udata.  SPEC §3.3 step 8.
+ */
+#include "t.h"
+
+int main(void)
+{
+	int kq = t_kqueue();
+	int sp[2];
+	int a, b;
+	struct kevent ev[4];
+
+	t_socketpair(sp);
+	t_change(kq, sp[0], EVFILT_READ, EV_ADD, 0, 0, &a);
+	t_change(kq, sp[0], EVFILT_READ, EV_ADD, 0, 0, &b);
+	t_write(sp[1], "x", 1);
+	T_EQ(t_get(kq, ev, 4), 1);
+	T_KEVENT(&ev[0], sp[0], EVFILT_READ, 0, 0, 1, &b);
+
+	/* And back again, to NULL, while the knote is ready. */
+	t_change(kq, sp[0], EVFILT_READ, EV_ADD, 0, 0, NULL);
+	T_EQ(t_get(kq, ev, 4), 1);
+	T_KEVENT(&ev[0], sp[0], EVFILT_READ, 0, 0, 1, NULL);
+	return 0;
+}

@@ -1,0 +1,73 @@
+/*
+ * D05: when a change produced an EV_ERROR record, kevent() returns the
+ * record(s) at once: it neither collects ready events nor waits, whatever the
+ * timeout (NULL or 5 s), also on a kqueue with nothing ready.  The ready event
+ * is still there for the next call.  SPEC §3.4 (FreeBSD: `if (nerrors)
+ * return`), LINUX-MAPPING §6.8a.
+ */
+#include "t.h"
+
+#include <signal.h>
+
+static void on_alarm(int sig)
+{
+	static const char m[] = "FAIL: kevent() waited after an error record\n";
+	(void)sig;
+	if (write(2, m, sizeof m - 1) < 0) {
+		/* nothing more to do */
+	}
+	_exit(1);
+}
+
+static int untouched(const struct kevent *e)
+{
+	const unsigned char *b = (const unsigned char *)e;
+	for (size_t i = 0; i < sizeof *e; i++)
+		if (b[i] != 0xa5)
+			return 0;
+	return 1;
+}
+
+int main(void)
+{
+	int kq = t_kqueue(), empty = t_kqueue();
+	int a[2], b[2];
+	int ua, ub;
+	struct kevent ch, ev[4];
+	struct timespec five = { 5, 0 };
+
+	signal(SIGALRM, on_alarm);
+	alarm(4);
+
+	t_pipe(a);
+	t_pipe(b);
+	t_write(a[1], "x", 1);
+	t_change(kq, a[0], EVFILT_READ, EV_ADD, 0, 0, &ua);
+	EV_SET(&ch, b[0], EVFILT_READ, EV_DELETE, 0, 0, &ub);
+
+	/* Ready knote present, NULL timeout. */
+	memset(ev, 0xa5, sizeof ev);
+	T_EQ(kevent(kq, &ch, 1, ev, 4, NULL), 1);
+	T_KEVENT(&ev[0], b[0], EVFILT_READ, EV_ERROR, 0, ENOENT, &ub);
+	for (int i = 1; i < 4; i++)
+		T_ASSERT(untouched(&ev[i]));
+
+	/* Nothing ready, NULL timeout and 5 s timeout: no wait. */
+	int64_t t0 = t_now_ns();
+	memset(ev, 0xa5, sizeof ev);
+	T_EQ(kevent(empty, &ch, 1, ev, 4, NULL), 1);
+	T_KEVENT(&ev[0], b[0], EVFILT_READ, EV_ERROR, 0, ENOENT, &ub);
+	T_ASSERT(untouched(&ev[1]));
+	memset(ev, 0xa5, sizeof ev);
+	T_EQ(kevent(empty, &ch, 1, ev, 4, &five), 1);
+	T_KEVENT(&ev[0], b[0], EVFILT_READ, EV_ERROR, 0, ENOENT, &ub);
+	int64_t ms = (t_now_ns() - t0) / 1000000;
+	if (ms > 1000)
+		T_FAIL("error-record calls took %lld ms", (long long)ms);
+	alarm(0);
+
+	/* The ready event was not consumed. */
+	T_EQ(t_get(kq, ev, 4), 1);
+	T_KEVENT(&ev[0], a[0], EVFILT_READ, 0, 0, 1, &ua);
+	return 0;
+}

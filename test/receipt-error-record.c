@@ -1,0 +1,54 @@
+/*
+ * D01: a failing change with room in the event list produces one record:
+ * the change itself with flags exactly EV_ERROR, data = errno (ENOENT for a
+ * DELETE of an absent knote), and ident, filter, fflags, udata and ext[]
+ * echoed as given; kevent() returns 1 and leaves the next slot untouched.
+ * SPEC §3.4.
+ */
+#include "t.h"
+
+static int untouched(const struct kevent *e)
+{
+	const unsigned char *b = (const unsigned char *)e;
+	for (size_t i = 0; i < sizeof *e; i++)
+		if (b[i] != 0xa5)
+			return 0;
+	return 1;
+}
+
+int main(void)
+{
+	int kq = t_kqueue();
+	int p[2];
+	int ud;
+	struct kevent ch, ev[2];
+	struct timespec z = { 0, 0 };
+
+	t_pipe(p);
+	EV_SET(&ch, p[0], EVFILT_READ, EV_DELETE | EV_CLEAR, NOTE_LOWAT, 77,
+	       &ud);
+	ch.ext[0] = 11;
+	ch.ext[1] = 12;
+	ch.ext[2] = 13;
+	ch.ext[3] = 14;
+
+	memset(ev, 0xa5, sizeof ev);
+	T_EQ(kevent(kq, &ch, 1, ev, 1, &z), 1);
+	T_KEVENT(&ev[0], p[0], EVFILT_READ, EV_ERROR, NOTE_LOWAT, ENOENT, &ud);
+	T_EQ(ev[0].ext[0], 11);
+	T_EQ(ev[0].ext[1], 12);
+	T_EQ(ev[0].ext[2], 13);
+	T_EQ(ev[0].ext[3], 14);
+	T_ASSERT(untouched(&ev[1]));
+
+	/* More room changes nothing: still one record. */
+	memset(ev, 0xa5, sizeof ev);
+	T_EQ(kevent(kq, &ch, 1, ev, 2, &z), 1);
+	T_KEVENT(&ev[0], p[0], EVFILT_READ, EV_ERROR, NOTE_LOWAT, ENOENT, &ud);
+	T_ASSERT(untouched(&ev[1]));
+
+	/* The change array is not modified. */
+	T_EQ(ch.flags, EV_DELETE | EV_CLEAR);
+	T_EQ(ch.data, 77);
+	return 0;
+}

@@ -1,0 +1,149 @@
+#!/bin/sh
+# abi-exported-symbols: libkq exports exactly its public interface.
+#
+# usage: sh abi-exported-symbols.sh SRCDIR BINDIR LIBKQ_SO_PATH C_COMPILER
+# exit:  0 pass, 1 fail, 77 skip (reason printed)
+#
+# libkq.so must define (nm -D --defined-only) exactly these dynamic symbols:
+#   kqueue kqueuex kqueue1 kevent             the BSD interface
+#   close dup2 dup3 close_range closefrom getsockopt
+#                                             deliberate interposers, so that
+#                                             knotes die with their descriptor
+#                                             (docs/differences.md)
+# plus the version node LIBKQ_0 (an absolute 'A' symbol), which is ignored.
+# Anything else (a leaked helper, a global variable) fails, and all expected
+# names must be present.
+#
+# libkq.a must sit next to it (BINDIR/src/libkq.a); its global defined symbols
+# (nm -g --defined-only) must include the names above, and anything else
+# must be an internal name starting with kq_ (internals are hidden in the
+# shared library, but in a static archive they share the program's
+# namespace, hence the prefix rule).  Compiler-generated names that are not C
+# identifiers (they contain a '.', e.g. DW.ref.__gcc_personality_v0) are
+# ignored.
+set -u
+
+if [ $# -lt 3 ]; then
+	echo "usage: $0 SRCDIR BINDIR LIBKQ_SO_PATH [C_COMPILER]" >&2
+	exit 1
+fi
+BINDIR=$2
+SO=$3
+
+EXPECTED="close close_range closefrom dup2 dup3 getsockopt kevent kqueue kqueue1 kqueuex"
+
+if ! command -v nm >/dev/null 2>&1; then
+	echo "SKIP: nm (binutils) is not installed"
+	exit 77
+fi
+
+status=0
+
+is_expected() {
+	for e in $EXPECTED; do
+		[ "$1" = "$e" ] && return 0
+	done
+	return 1
+}
+
+# --- shared library -------------------------------------------------------
+if [ ! -f "$SO" ]; then
+	echo "FAIL: shared library $SO does not exist"
+	exit 1
+fi
+
+# Lines are "address type name[@version]"; drop the version suffix.
+dyn=$(nm -D --defined-only "$SO") || { echo "FAIL: nm -D $SO failed"; exit 1; }
+dyn=$(printf '%s\n' "$dyn" | awk 'NF >= 3 { print $2, $3 }' | sed 's/@.*//')
+
+unexpected=""
+found=""
+while read -r type name; do
+	[ -n "$name" ] || continue
+	if [ "$type" = "A" ] && [ "$name" = "LIBKQ_0" ]; then
+		continue
+	fi
+	if is_expected "$name"; then
+		found="$found $name"
+	else
+		unexpected="$unexpected $name($type)"
+	fi
+done <<EOF
+$dyn
+EOF
+
+if [ -n "$unexpected" ]; then
+	echo "FAIL: $SO exports unexpected symbols:$unexpected"
+	status=1
+fi
+missing=""
+for e in $EXPECTED; do
+	case " $found " in
+	*" $e "*) ;;
+	*) missing="$missing $e" ;;
+	esac
+done
+if [ -n "$missing" ]; then
+	echo "FAIL: $SO does not export:$missing"
+	status=1
+fi
+[ $status -eq 0 ] && echo "ok: $SO exports exactly:$found"
+
+# --- static archive -------------------------------------------------------
+AR=""
+for cand in "$(dirname "$SO")/libkq.a" "$BINDIR/src/libkq.a"; do
+	if [ -f "$cand" ]; then
+		AR=$cand
+		break
+	fi
+done
+if [ -z "$AR" ]; then
+	echo "FAIL: libkq.a not found next to $SO or in $BINDIR/src"
+	exit 1
+fi
+
+# Archive member headers ("foo.c.o:") and blank lines have fewer fields.
+st=$(nm -g --defined-only "$AR" 2>&1) || { echo "FAIL: nm -g $AR failed: $st"; exit 1; }
+st=$(printf '%s\n' "$st" | awk 'NF >= 3 { print $2, $3 }')
+
+bad=""
+sfound=""
+nsyms=0
+while read -r type name; do
+	[ -n "$name" ] || continue
+	nsyms=$((nsyms + 1))
+	case $name in
+	kq_*) continue ;;
+	# Compiler-generated, not C identifiers, cannot clash with C names:
+	# DW.ref.__gcc_personality_v0 (weak, from -fexceptions, used for
+	# pthread_cleanup_push), __x86.get_pc_thunk.* (i386 PIC).
+	*.*) continue ;;
+	esac
+	if is_expected "$name"; then
+		sfound="$sfound $name"
+		continue
+	fi
+	bad="$bad $name($type)"
+done <<EOF
+$st
+EOF
+
+smissing=""
+for e in $EXPECTED; do
+	case " $sfound " in
+	*" $e "*) ;;
+	*) smissing="$smissing $e" ;;
+	esac
+done
+if [ -n "$smissing" ]; then
+	echo "FAIL: $AR does not define:$smissing"
+	status=1
+fi
+
+if [ -n "$bad" ]; then
+	echo "FAIL: $AR defines global symbols that are neither public nor kq_*:$bad"
+	status=1
+else
+	echo "ok: $AR: all $nsyms global symbols are public names or kq_*"
+fi
+exit $status
