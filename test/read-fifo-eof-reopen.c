@@ -1,0 +1,60 @@
+/*
+ * F16 [FB]: READ on a FIFO's read end.  When the last writer closes, the
+ * knote fires with EV_EOF (data 0).  When a new writer opens, FreeBSD clears
+ * the EOF again (FreeBSD kqueue(2), 2020 text): with no data nothing is
+ * reported, and data written by the new writer is reported without EV_EOF.
+ */
+#include "t.h"
+
+#include <sys/stat.h>
+
+static char dir[64];
+static char path[128];
+
+static void cleanup(void)
+{
+	if (path[0])
+		unlink(path);
+	if (dir[0])
+		rmdir(dir);
+}
+
+int main(void)
+{
+	int kq = t_kqueue(), r, w;
+	struct kevent ev[8];
+	void *ud = (void *)0x16;
+
+	strcpy(dir, "/tmp/kqtest-fifo.XXXXXX");
+	if (mkdtemp(dir) == NULL) {
+		dir[0] = 0;
+		T_FAIL("mkdtemp: %s", strerror(errno));
+	}
+	atexit(cleanup);
+	snprintf(path, sizeof path, "%s/f", dir);
+	T_ASSERT(mkfifo(path, 0600) == 0);
+
+	r = open(path, O_RDONLY | O_NONBLOCK);
+	T_ASSERT(r >= 0);
+	w = open(path, O_WRONLY | O_NONBLOCK);
+	T_ASSERT(w >= 0);
+
+	t_change(kq, r, EVFILT_READ, EV_ADD, 0, 0, ud);
+	T_NO_EVENTS(kq);
+
+	/* The last writer leaves. */
+	T_ASSERT(close(w) == 0);
+	T_EQ(t_wait(kq, ev, 8, 2000), 1);
+	T_KEVENT(&ev[0], r, EVFILT_READ, EV_EOF, 0, 0, ud);
+
+	/* A new writer connects: EOF is cleared, nothing to report. */
+	w = open(path, O_WRONLY | O_NONBLOCK);
+	T_ASSERT(w >= 0);
+	T_NO_EVENTS(kq);
+
+	/* Data from the new writer is reported without EV_EOF. */
+	t_write(w, "ab", 2);
+	T_EQ(t_wait(kq, ev, 8, 2000), 1);
+	T_KEVENT(&ev[0], r, EVFILT_READ, 0, 0, 2, ud);
+	return 0;
+}

@@ -1,0 +1,44 @@
+/*
+ * F18, F19 [LX-DEV]: READ on a regular file whose offset is at end of file
+ * does not fire (unlike poll(), which always reports files readable); when
+ * another descriptor appends 4 bytes, the knote fires with data 4
+ * (size - offset).  Linux cannot epoll regular files; the library has to
+ * notice the growth by other means (inotify), hence the bounded wait.
+ */
+#include "t.h"
+
+static char path[64];
+
+static void cleanup(void)
+{
+	if (path[0])
+		unlink(path);
+}
+
+int main(void)
+{
+	int kq = t_kqueue(), fd, w;
+	struct kevent ev[8];
+	void *ud = (void *)0x19;
+
+	strcpy(path, "/tmp/kqtest-file.XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0) {
+		path[0] = 0;
+		T_FAIL("mkstemp: %s", strerror(errno));
+	}
+	atexit(cleanup);
+	t_write(fd, "0123456789", 10);   /* offset now 10 = size */
+
+	/* F18 */
+	t_change(kq, fd, EVFILT_READ, EV_ADD, 0, 0, ud);
+	T_NO_EVENTS(kq);
+
+	/* F19 */
+	w = open(path, O_WRONLY | O_APPEND);
+	T_ASSERT(w >= 0);
+	t_write(w, "abcd", 4);
+	T_EQ(t_wait(kq, ev, 8, 2000), 1);
+	T_KEVENT(&ev[0], fd, EVFILT_READ, 0, 0, 4, ud);
+	return 0;
+}

@@ -1,0 +1,39 @@
+/*
+ * F17: READ on a regular file of 10 bytes at offset 0 fires with
+ * data = size - offset = 10; after lseek to 4 it reports 6 (recomputed).
+ */
+#include "t.h"
+
+static char path[64];
+
+static void cleanup(void)
+{
+	if (path[0])
+		unlink(path);
+}
+
+int main(void)
+{
+	int kq = t_kqueue(), fd;
+	struct kevent ev[8];
+	void *ud = (void *)0x17;
+
+	strcpy(path, "/tmp/kqtest-file.XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0) {
+		path[0] = 0;
+		T_FAIL("mkstemp: %s", strerror(errno));
+	}
+	atexit(cleanup);
+	t_write(fd, "0123456789", 10);
+	T_EQ(lseek(fd, 0, SEEK_SET), 0);
+
+	t_change(kq, fd, EVFILT_READ, EV_ADD, 0, 0, ud);
+	T_EQ(t_get(kq, ev, 8), 1);
+	T_KEVENT(&ev[0], fd, EVFILT_READ, 0, 0, 10, ud);
+
+	T_EQ(lseek(fd, 4, SEEK_SET), 4);
+	T_EQ(t_get(kq, ev, 8), 1);
+	T_KEVENT(&ev[0], fd, EVFILT_READ, 0, 0, 6, ud);
+	return 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * F20: READ on a regular file of 10 bytes whose offset is 15 (beyond the
+ * end) fires with the negative data size - offset = -5 (FreeBSD
+ * filt_vfsread fires whenever size != offset).
+ */
+#include "t.h"
+
+static char path[64];
+
+static void cleanup(void)
+{
+	if (path[0])
+		unlink(path);
+}
+
+int main(void)
+{
+	int kq = t_kqueue(), fd;
+	struct kevent ev[8];
+	void *ud = (void *)0x20;
+
+	strcpy(path, "/tmp/kqtest-file.XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0) {
+		path[0] = 0;
+		T_FAIL("mkstemp: %s", strerror(errno));
+	}
+	atexit(cleanup);
+	t_write(fd, "0123456789", 10);
+	T_EQ(lseek(fd, 15, SEEK_SET), 15);
+
+	t_change(kq, fd, EVFILT_READ, EV_ADD, 0, 0, ud);
+	T_EQ(t_get(kq, ev, 8), 1);
+	T_KEVENT(&ev[0], fd, EVFILT_READ, 0, 0, -5, ud);
+	return 0;
+}

@@ -1,0 +1,42 @@
+/*
+ * F21 [FB]: READ with NOTE_FILE_POLL on a regular file at end of file fires
+ * anyway (FreeBSD: poll semantics), {fd, READ, 0, 0, 0, udata}; the input
+ * fflags are not echoed.  A plain READ knote on the same file in another
+ * kqueue stays silent, for contrast.
+ */
+#include "t.h"
+
+static char path[64];
+
+static void cleanup(void)
+{
+	if (path[0])
+		unlink(path);
+}
+
+int main(void)
+{
+	int kq = t_kqueue(), kq2 = t_kqueue(), fd;
+	struct kevent ev[8];
+	void *ud = (void *)0x21;
+
+	strcpy(path, "/tmp/kqtest-file.XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0) {
+		path[0] = 0;
+		T_FAIL("mkstemp: %s", strerror(errno));
+	}
+	atexit(cleanup);
+	t_write(fd, "0123456789", 10);   /* offset 10 = size */
+
+	t_change(kq, fd, EVFILT_READ, EV_ADD, NOTE_FILE_POLL, 0, ud);
+	t_change(kq2, fd, EVFILT_READ, EV_ADD, 0, 0, ud);
+	T_EQ(t_get(kq, ev, 8), 1);
+	T_KEVENT(&ev[0], fd, EVFILT_READ, 0, 0, 0, ud);
+	T_NO_EVENTS(kq2);
+
+	/* Level-triggered: it keeps firing. */
+	T_EQ(t_get(kq, ev, 8), 1);
+	T_KEVENT(&ev[0], fd, EVFILT_READ, 0, 0, 0, ud);
+	return 0;
+}

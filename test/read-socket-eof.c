@@ -1,0 +1,25 @@
+/*
+ * F03: closing the peer of a stream socketpair makes READ fire with EV_EOF
+ * and data 0 (nothing buffered, no socket error so fflags 0).  The record
+ * stays level-triggered: it is reported again on the next collection.
+ */
+#include "t.h"
+
+int main(void)
+{
+	int kq = t_kqueue(), sp[2];
+	struct kevent ev[8];
+	void *ud = (void *)0xe0f;
+
+	t_socketpair(sp);
+	t_change(kq, sp[0], EVFILT_READ, EV_ADD, 0, 0, ud);
+	T_NO_EVENTS(kq);
+
+	T_ASSERT(close(sp[1]) == 0);
+	T_EQ(t_wait(kq, ev, 8, 2000), 1);
+	T_KEVENT(&ev[0], sp[0], EVFILT_READ, EV_EOF, 0, 0, ud);
+
+	T_EQ(t_get(kq, ev, 8), 1);
+	T_KEVENT(&ev[0], sp[0], EVFILT_READ, EV_EOF, 0, 0, ud);
+	return 0;
+}

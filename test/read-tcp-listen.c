@@ -1,0 +1,70 @@
+/*
+ * F06, F07, F08: READ on a TCP listener (backlog 16): data = number of
+ * completed connections waiting in accept() (FreeBSD filt_solisten: so_qlen).
+ * Two clients connect -> data 2; accept one -> data 1; accept the other ->
+ * no events.
+ */
+#include "t.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+/* The final ACK of the handshake may be processed a moment after connect()
+ * returns, so wait (bounded) until the record shows the expected count. */
+static void wait_data(int kq, struct kevent *ev, int64_t want)
+{
+	int64_t deadline = t_now_ns() + 2000000000LL;
+
+	for (;;) {
+		int n = t_wait(kq, ev, 1, 100);
+		if (n == 1 && ev->data >= want)
+			return;
+		if (t_now_ns() > deadline)
+			return;   /* the caller's exact check reports it */
+		t_sleep_ms(5);
+	}
+}
+
+int main(void)
+{
+	int kq = t_kqueue(), l, c1, c2, a1, a2;
+	struct sockaddr_in sin;
+	socklen_t len = sizeof sin;
+	struct kevent ev[8];
+	void *ud = (void *)0x115;
+
+	l = socket(AF_INET, SOCK_STREAM, 0);
+	T_ASSERT(l >= 0);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	T_ASSERT(bind(l, (struct sockaddr *)&sin, sizeof sin) == 0);
+	T_ASSERT(listen(l, 16) == 0);
+	T_ASSERT(getsockname(l, (struct sockaddr *)&sin, &len) == 0);
+
+	t_change(kq, l, EVFILT_READ, EV_ADD, 0, 0, ud);
+	T_NO_EVENTS(kq);
+
+	c1 = socket(AF_INET, SOCK_STREAM, 0);
+	c2 = socket(AF_INET, SOCK_STREAM, 0);
+	T_ASSERT(c1 >= 0 && c2 >= 0);
+	T_ASSERT(connect(c1, (struct sockaddr *)&sin, sizeof sin) == 0);
+	T_ASSERT(connect(c2, (struct sockaddr *)&sin, sizeof sin) == 0);
+
+	/* F06 */
+	wait_data(kq, ev, 2);
+	T_EQ(t_get(kq, ev, 8), 1);
+	T_KEVENT(&ev[0], l, EVFILT_READ, 0, 0, 2, ud);
+
+	/* F07 */
+	a1 = accept(l, NULL, NULL);
+	T_ASSERT(a1 >= 0);
+	T_EQ(t_get(kq, ev, 8), 1);
+	T_KEVENT(&ev[0], l, EVFILT_READ, 0, 0, 1, ud);
+
+	/* F08 */
+	a2 = accept(l, NULL, NULL);
+	T_ASSERT(a2 >= 0);
+	T_NO_EVENTS(kq);
+	return 0;
+}

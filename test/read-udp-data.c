@@ -1,0 +1,47 @@
+/*
+ * F11 [LX-DEV]: a UDP socket with two queued datagrams of 3 and 5 bytes.
+ * Deviation from FreeBSD: FreeBSD reports data 8 (all queued bytes); the
+ * library reports the size of the next datagram (3, then 5 after the first
+ * is read) because Linux has no cheap way to learn the total (SIOCINQ gives
+ * the next datagram only).  When the queue is empty nothing fires.
+ */
+#include "t.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+int main(void)
+{
+	int kq = t_kqueue(), r, s;
+	struct sockaddr_in sin;
+	socklen_t len = sizeof sin;
+	struct kevent ev[8];
+	void *ud = (void *)0x11;
+	char buf[16];
+
+	r = socket(AF_INET, SOCK_DGRAM, 0);
+	s = socket(AF_INET, SOCK_DGRAM, 0);
+	T_ASSERT(r >= 0 && s >= 0);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	T_ASSERT(bind(r, (struct sockaddr *)&sin, sizeof sin) == 0);
+	T_ASSERT(getsockname(r, (struct sockaddr *)&sin, &len) == 0);
+
+	t_change(kq, r, EVFILT_READ, EV_ADD, 0, 0, ud);
+	T_NO_EVENTS(kq);
+
+	T_EQ(sendto(s, "abc", 3, 0, (struct sockaddr *)&sin, sizeof sin), 3);
+	T_EQ(sendto(s, "defgh", 5, 0, (struct sockaddr *)&sin, sizeof sin), 5);
+
+	T_EQ(t_wait(kq, ev, 8, 2000), 1);
+	T_KEVENT(&ev[0], r, EVFILT_READ, 0, 0, 3, ud);
+
+	T_EQ(recv(r, buf, sizeof buf, 0), 3);
+	T_EQ(t_wait(kq, ev, 8, 2000), 1);
+	T_KEVENT(&ev[0], r, EVFILT_READ, 0, 0, 5, ud);
+
+	T_EQ(recv(r, buf, sizeof buf, 0), 5);
+	T_NO_EVENTS(kq);
+	return 0;
+}

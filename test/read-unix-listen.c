@@ -1,0 +1,68 @@
+/*
+ * F06, F07, F08 for an AF_UNIX stream listener [LX-DEV]: data = number of
+ * connections waiting in accept(), as on FreeBSD (filt_solisten is the same
+ * for every protocol).  Two clients connect -> data 2; accept one -> data 1;
+ * accept the other -> no events.  (Linux FIONREAD fails on UNIX listeners;
+ * the library must find the backlog length another way.)
+ */
+#include "t.h"
+
+#include <sys/un.h>
+
+static char dir[64];
+static char path[128];
+
+static void cleanup(void)
+{
+	if (path[0])
+		unlink(path);
+	if (dir[0])
+		rmdir(dir);
+}
+
+int main(void)
+{
+	int kq = t_kqueue(), l, c1, c2, a1, a2;
+	struct sockaddr_un sun;
+	struct kevent ev[8];
+	void *ud = (void *)0x0115;
+
+	strcpy(dir, "/tmp/kqtest-ul.XXXXXX");
+	if (mkdtemp(dir) == NULL) {
+		dir[0] = 0;
+		T_FAIL("mkdtemp: %s", strerror(errno));
+	}
+	atexit(cleanup);
+	snprintf(path, sizeof path, "%s/s", dir);
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	strcpy(sun.sun_path, path);
+
+	l = socket(AF_UNIX, SOCK_STREAM, 0);
+	T_ASSERT(l >= 0);
+	T_ASSERT(bind(l, (struct sockaddr *)&sun, sizeof sun) == 0);
+	T_ASSERT(listen(l, 16) == 0);
+
+	t_change(kq, l, EVFILT_READ, EV_ADD, 0, 0, ud);
+	T_NO_EVENTS(kq);
+
+	c1 = socket(AF_UNIX, SOCK_STREAM, 0);
+	c2 = socket(AF_UNIX, SOCK_STREAM, 0);
+	T_ASSERT(c1 >= 0 && c2 >= 0);
+	T_ASSERT(connect(c1, (struct sockaddr *)&sun, sizeof sun) == 0);
+	T_ASSERT(connect(c2, (struct sockaddr *)&sun, sizeof sun) == 0);
+
+	T_EQ(t_wait(kq, ev, 8, 2000), 1);
+	T_KEVENT(&ev[0], l, EVFILT_READ, 0, 0, 2, ud);
+
+	a1 = accept(l, NULL, NULL);
+	T_ASSERT(a1 >= 0);
+	T_EQ(t_get(kq, ev, 8), 1);
+	T_KEVENT(&ev[0], l, EVFILT_READ, 0, 0, 1, ud);
+
+	a2 = accept(l, NULL, NULL);
+	T_ASSERT(a2 >= 0);
+	T_NO_EVENTS(kq);
+	return 0;
+}

@@ -1,0 +1,96 @@
+/*
+ * READ and WRITE knotes on the same descriptor are independent knotes
+ * (SPEC 1.2: identity is (ident, filter)): each keeps its own udata and
+ * flags, a level READ and an EV_CLEAR WRITE each behave as their own flags
+ * say, data arriving for READ does not activate the WRITE knote, disabling
+ * one does not silence the other, and deleting one leaves the other firing.
+ */
+#include "t.h"
+
+static void *const UR = (void *)0xaaa1;   /* READ udata */
+static void *const UW = (void *)0xbbb2;   /* WRITE udata */
+static void *const UW2 = (void *)0xccc3;  /* WRITE udata after re-add */
+
+static void check_write(const struct kevent *e, int fd, unsigned short flags,
+			void *ud)
+{
+	if (e->ident != (uintptr_t)fd || e->filter != EVFILT_WRITE ||
+	    e->flags != flags || e->fflags != 0 || e->data <= 0 ||
+	    e->udata != ud) {
+		t_print_kevent("  got ", e);
+		T_FAIL("want {%d, WRITE, 0x%x, 0, > 0, %p}", fd, flags, ud);
+	}
+}
+
+/* Makes sp0's send space grow (sp0 sends, sp1 reads it all). */
+static void free_send_space(int sp[2])
+{
+	char buf[16];
+
+	t_write(sp[0], "0123456789", 10);
+	T_EQ(read(sp[1], buf, sizeof buf), 10);
+}
+
+int main(void)
+{
+	int kq = t_kqueue(), sp[2];
+	struct kevent ev[8];
+
+	t_socketpair(sp);
+	t_change(kq, sp[0], EVFILT_READ, EV_ADD, 0, 0, UR);
+	t_change(kq, sp[0], EVFILT_WRITE, EV_ADD | EV_CLEAR, 0, 0, UW);
+
+	/* Only WRITE is ready; reported once (EV_CLEAR). */
+	T_EQ(t_get(kq, ev, 8), 1);
+	check_write(&ev[0], sp[0], EV_CLEAR, UW);
+	T_NO_EVENTS(kq);
+
+	/* Data arrives: READ fires; the cleared WRITE knote is not
+	 * activated by it. */
+	t_write(sp[1], "x", 1);
+	T_EQ(t_wait(kq, ev, 8, 2000), 1);
+	T_KEVENT(&ev[0], sp[0], EVFILT_READ, 0, 0, 1, UR);
+
+	/* READ is level: reported again; WRITE still silent. */
+	T_EQ(t_get(kq, ev, 8), 1);
+	T_KEVENT(&ev[0], sp[0], EVFILT_READ, 0, 0, 1, UR);
+
+	/* Disable READ: nothing at all. */
+	t_change(kq, sp[0], EVFILT_READ, EV_DISABLE, 0, 0, UR);
+	T_NO_EVENTS(kq);
+
+	/* WRITE still works while READ is disabled. */
+	free_send_space(sp);
+	T_EQ(t_wait(kq, ev, 8, 2000), 1);
+	check_write(&ev[0], sp[0], EV_CLEAR, UW);
+	T_NO_EVENTS(kq);
+
+	/* Enable READ: the byte is still there, READ alone fires. */
+	t_change(kq, sp[0], EVFILT_READ, EV_ENABLE, 0, 0, UR);
+	T_EQ(t_get(kq, ev, 8), 1);
+	T_KEVENT(&ev[0], sp[0], EVFILT_READ, 0, 0, 1, UR);
+
+	/* Delete WRITE: READ keeps firing, space changes report nothing
+	 * for WRITE. */
+	t_change(kq, sp[0], EVFILT_WRITE, EV_DELETE, 0, 0, NULL);
+	T_EQ(t_get(kq, ev, 8), 1);
+	T_KEVENT(&ev[0], sp[0], EVFILT_READ, 0, 0, 1, UR);
+	free_send_space(sp);
+	T_EQ(t_get(kq, ev, 8), 1);
+	T_KEVENT(&ev[0], sp[0], EVFILT_READ, 0, 0, 1, UR);
+
+	/* Re-add WRITE level-triggered with another udata, delete READ:
+	 * WRITE keeps firing on every collection, READ never again although
+	 * the byte is still unread. */
+	t_change(kq, sp[0], EVFILT_WRITE, EV_ADD, 0, 0, UW2);
+	t_change(kq, sp[0], EVFILT_READ, EV_DELETE, 0, 0, NULL);
+	T_EQ(t_get(kq, ev, 8), 1);
+	check_write(&ev[0], sp[0], 0, UW2);
+	T_EQ(t_get(kq, ev, 8), 1);
+	check_write(&ev[0], sp[0], 0, UW2);
+
+	/* Disable WRITE: silence, READ stays deleted. */
+	t_change(kq, sp[0], EVFILT_WRITE, EV_DISABLE, 0, 0, UW2);
+	T_NO_EVENTS(kq);
+	return 0;
+}

@@ -1,0 +1,37 @@
+/*
+ * G09: WRITE on a regular file fires at once with data 0 (FreeBSD
+ * filt_vfswrite: always ready, although the manual says vnodes are not
+ * supported), and keeps firing (level).
+ */
+#include "t.h"
+
+static char path[64];
+
+static void cleanup(void)
+{
+	if (path[0])
+		unlink(path);
+}
+
+int main(void)
+{
+	int kq = t_kqueue(), fd;
+	struct kevent ev[8];
+	void *ud = (void *)0x609;
+
+	strcpy(path, "/tmp/kqtest-file.XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0) {
+		path[0] = 0;
+		T_FAIL("mkstemp: %s", strerror(errno));
+	}
+	atexit(cleanup);
+	t_write(fd, "0123456789", 10);
+
+	t_change(kq, fd, EVFILT_WRITE, EV_ADD, 0, 0, ud);
+	T_EQ(t_get(kq, ev, 8), 1);
+	T_KEVENT(&ev[0], fd, EVFILT_WRITE, 0, 0, 0, ud);
+	T_EQ(t_get(kq, ev, 8), 1);
+	T_KEVENT(&ev[0], fd, EVFILT_WRITE, 0, 0, 0, ud);
+	return 0;
+}

@@ -1,0 +1,31 @@
+/*
+ * G01: WRITE on a connected stream socketpair end fires at once with
+ * data = free space in the send buffer (> 0), flags 0, fflags 0; it is
+ * level-triggered, so it fires again on the next collection.
+ */
+#include "t.h"
+
+static void check(const struct kevent *e, int fd, void *ud)
+{
+	if (e->ident != (uintptr_t)fd || e->filter != EVFILT_WRITE ||
+	    e->flags != 0 || e->fflags != 0 || e->data <= 0 ||
+	    e->udata != ud) {
+		t_print_kevent("  got ", e);
+		T_FAIL("want {%d, WRITE, 0, 0, > 0, %p}", fd, ud);
+	}
+}
+
+int main(void)
+{
+	int kq = t_kqueue(), sp[2];
+	struct kevent ev[8];
+	void *ud = (void *)0x601;
+
+	t_socketpair(sp);
+	t_change(kq, sp[0], EVFILT_WRITE, EV_ADD, 0, 0, ud);
+	T_EQ(t_get(kq, ev, 8), 1);
+	check(&ev[0], sp[0], ud);
+	T_EQ(t_get(kq, ev, 8), 1);
+	check(&ev[0], sp[0], ud);
+	return 0;
+}
