@@ -1,0 +1,33 @@
+/*
+ * E11, E12: READ|EV_DISPATCH: one record (EV_DISPATCH in the flags), then the
+ * knote is disabled and silent although the byte is unread; EV_ENABLE
+ * re-evaluates the filter, so the still-true condition is reported again at
+ * once, after which the knote is disabled again (FreeBSD read.c dispatch
+ * test; kqueue_register evaluates the filter on enable).
+ */
+#include "t.h"
+
+int main(void)
+{
+	int kq = t_kqueue();
+	int sp[2];
+	struct kevent ev[8];
+	void *ud = (void *)(uintptr_t)0xe11;
+
+	t_socketpair(sp);
+	t_change(kq, sp[0], EVFILT_READ, EV_ADD | EV_DISPATCH, 0, 0, ud);
+
+	/* E11 */
+	t_write(sp[1], "x", 1);
+	T_EQ(t_get(kq, ev, 8), 1);
+	T_KEVENT(&ev[0], sp[0], EVFILT_READ, EV_DISPATCH, 0, 1, ud);
+	T_NO_EVENTS(kq);
+	T_NO_EVENTS(kq);
+
+	/* E12 */
+	t_change(kq, sp[0], EVFILT_READ, EV_ENABLE, 0, 0, ud);
+	T_EQ(t_get(kq, ev, 8), 1);
+	T_KEVENT(&ev[0], sp[0], EVFILT_READ, EV_DISPATCH, 0, 1, ud);
+	T_NO_EVENTS(kq);
+	return 0;
+}
