@@ -1,0 +1,248 @@
+/*
+ * Shared helpers for the libkq benchmarks (header only).
+ *
+ * Method (docs: /work/shared/BENCHMARKS.md): the machines are shared and
+ * noisy, so every result is a ratio of two contenders measured side by side in
+ * one process.  A run is a sequence of blocks; each block times a fixed amount
+ * of work for contender A and for contender B, and the one that goes first
+ * alternates from block to block.  A contender's figure is the median of its
+ * per-block figures; the ratio is libkq's median over the baseline's median.
+ * Blocks are timed in process CPU time by default (see bench_clockid).
+ *
+ * Output is machine readable: one line per result, "<bench> key=value ...".
+ * Lines starting with '#' are comments (the header, notes).
+ */
+#ifndef LIBKQ_BENCH_H
+#define LIBKQ_BENCH_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+struct bench_opts {
+	int quick;        /* --quick: a smoke run for the test suite */
+	int wall;         /* --clock=wall: time blocks by the monotonic clock */
+	long blocks;      /* --blocks=N: 0 = the program's default */
+	long per_block;   /* --per-block=N: work items per block, 0 = default */
+};
+
+/* Monotonic clock in nanoseconds (vDSO, ~20 ns: read per block, not per op). */
+static inline int64_t bench_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The clock blocks are timed with.  By default the process's CPU time
+ * (user + system, all threads): on a shared machine a block during which the
+ * process sat preempted would otherwise count someone else's work, and with
+ * 2 CPUs and a load above 2 that is a good part of the blocks.  Both
+ * contenders run in this thread and do all their work in their own calls,
+ * so CPU time is the cost of the calls.  --clock=wall selects
+ * CLOCK_MONOTONIC (also what bench_now_ns() reads). */
+static clockid_t bench_clockid = CLOCK_PROCESS_CPUTIME_ID;
+
+static inline int64_t bench_clock_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(bench_clockid, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* A correctness assertion failed: the run is worthless, exit status 1. */
+__attribute__((noreturn, format(printf, 1, 2), cold))
+static inline void bench_fail(const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	fputs("FAIL: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+/* A system call needed for the setup failed (not a libkq result): exit 1. */
+__attribute__((noreturn, cold))
+static inline void bench_die(const char *what)
+{
+	bench_fail("%s: %s", what, strerror(errno));
+}
+
+static inline int bench_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The q-quantile (0 <= q <= 1) of v[0..n), linear interpolation between the
+ * two nearest ranks; v is left untouched.  q = 0.5 is the median. */
+static inline double bench_quantile(const double *v, size_t n, double q)
+{
+	if (n == 0)
+		return 0.0;
+	double *s = malloc(n * sizeof *s);
+	if (!s)
+		bench_die("malloc");
+	memcpy(s, v, n * sizeof *s);
+	qsort(s, n, sizeof *s, bench_cmp_double);
+	double pos = q * (double)(n - 1);
+	size_t lo = (size_t)pos;
+	size_t hi = lo + 1 < n ? lo + 1 : lo;
+	double r = s[lo] + (s[hi] - s[lo]) * (pos - (double)lo);
+	free(s);
+	return r;
+}
+
+static inline double bench_median(const double *v, size_t n)
+{
+	return bench_quantile(v, n, 0.5);
+}
+
+/* Interquartile range as a percentage of the median: how noisy a series was. */
+static inline double bench_iqr_pct(const double *v, size_t n)
+{
+	double m = bench_median(v, n);
+	if (m <= 0.0)
+		return 0.0;
+	return 100.0 * (bench_quantile(v, n, 0.75) - bench_quantile(v, n, 0.25)) / m;
+}
+
+static inline long bench_parse_long(const char *arg, const char *val)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(val, &end, 10);
+	if (errno || end == val || *end || v <= 0) {
+		fprintf(stderr, "bad value for %s: '%s'\n", arg, val);
+		exit(2);
+	}
+	return v;
+}
+
+/* Parses the options common to every benchmark.  `extra` (may be NULL) gets
+ * first look at each argument and returns 1 when it consumed it.  Exits 2 on
+ * an unknown argument, 0 after --help. */
+static inline void bench_parse_args(int argc, char **argv, struct bench_opts *o,
+				    int (*extra)(const char *arg), const char *usage_extra)
+{
+	memset(o, 0, sizeof *o);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (extra && extra(a))
+			continue;
+		if (strcmp(a, "--quick") == 0)
+			o->quick = 1;
+		else if (strcmp(a, "--clock=wall") == 0)
+			o->wall = 1;
+		else if (strcmp(a, "--clock=cpu") == 0)
+			o->wall = 0;
+		else if (strncmp(a, "--blocks=", 9) == 0)
+			o->blocks = bench_parse_long("--blocks", a + 9);
+		else if (strncmp(a, "--per-block=", 12) == 0)
+			o->per_block = bench_parse_long("--per-block", a + 12);
+		else {
+			int help = strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
+			fprintf(help ? stdout : stderr,
+				"usage: %s [--quick] [--clock=cpu|wall] [--blocks=N] [--per-block=N]%s%s\n",
+				argv[0], usage_extra ? " " : "", usage_extra ? usage_extra : "");
+			exit(help ? 0 : 2);
+		}
+	}
+	bench_clockid = o->wall ? CLOCK_MONOTONIC : CLOCK_PROCESS_CPUTIME_ID;
+}
+
+/* The CPU model named by /proc/cpuinfo ("model name", or on some
+ * architectures "Model"/"cpu model"/"Processor"), or "unknown". */
+static inline void bench_cpu_model(char *buf, size_t len)
+{
+	static const char *const keys[] = { "model name", "Model", "cpu model", "Processor" };
+	snprintf(buf, len, "unknown");
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	if (!f)
+		return;
+	char line[512];
+	int found = 0;
+	while (!found && fgets(line, sizeof line, f)) {
+		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+			size_t kl = strlen(keys[k]);
+			if (strncmp(line, keys[k], kl) != 0)
+				continue;
+			const char *p = line + kl;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (*p != ':')
+				continue;
+			p++;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			snprintf(buf, len, "%s", p);
+			found = 1;
+			break;
+		}
+	}
+	fclose(f);
+	/* Strip the newline; a '"' would break the quoted header field. */
+	for (char *c = buf; *c; c++) {
+		if (*c == '\n') {
+			*c = '\0';
+			break;
+		}
+		if (*c == '"')
+			*c = '\'';
+	}
+}
+
+/* Raises the soft descriptor limit to the hard one; returns the soft limit
+ * now in force (the machines here have a hard limit of 20,000). */
+static inline long bench_raise_nofile(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return 1024;
+	if (rl.rlim_cur < rl.rlim_max) {
+		struct rlimit want = { rl.rlim_max, rl.rlim_max };
+		if (setrlimit(RLIMIT_NOFILE, &want) == 0)
+			rl.rlim_cur = rl.rlim_max;
+	}
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (rlim_t)1 << 30)
+		return 1L << 30;
+	return (long)rl.rlim_cur;
+}
+
+/* The header comment: what ran where.  Example:
+ *   # wait-one-ready kernel=6.18.44 arch=x86_64 cpu="..." cpus=2 loadavg=0.10 mode=full clock=cpu */
+static inline void bench_header(const char *name, const struct bench_opts *o)
+{
+	struct utsname u;
+	char cpu[256];
+	if (uname(&u) != 0) {
+		snprintf(u.release, sizeof u.release, "unknown");
+		snprintf(u.machine, sizeof u.machine, "unknown");
+	}
+	bench_cpu_model(cpu, sizeof cpu);
+	/* The 1-minute load average: other work on a shared machine shows up
+	 * as block-to-block spread (the *_iqr_pct fields), so say how busy it was. */
+	double load = -1.0;
+	FILE *f = fopen("/proc/loadavg", "r");
+	if (f) {
+		if (fscanf(f, "%lf", &load) != 1)
+			load = -1.0;
+		fclose(f);
+	}
+	printf("# %s kernel=%s arch=%s cpu=\"%s\" cpus=%ld loadavg=%.2f mode=%s clock=%s\n",
+	       name, u.release, u.machine, cpu, sysconf(_SC_NPROCESSORS_ONLN), load,
+	       o->quick ? "quick" : "full", o->wall ? "wall" : "cpu");
+	fflush(stdout);
+}
+
+#endif /* LIBKQ_BENCH_H */
