@@ -71,12 +71,12 @@ static int apply_changes(struct kqueue *kq, const struct kevent *changes,
 KQ_API int kevent(int kqfd, const struct kevent *changelist, int nchanges,
 		  struct kevent *eventlist, int nevents, const struct timespec *timeout)
 {
-	int oldstate, r;
+	int r;
 	/* FreeBSD: a cancellation point only when nevents > 0, acting either
-	 * before any change is made or during a wait with no changes. */
+	 * before any change is made or during a wait with no changes.  The
+	 * library makes no other cancellable call (sys.h). */
 	if (nchanges == 0 && nevents > 0)
 		pthread_testcancel();
-	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &oldstate);
 
 	struct kqueue *kq = kq_acquire(kqfd);
 	if (!kq) {
@@ -108,12 +108,10 @@ KQ_API int kevent(int kqfd, const struct kevent *changelist, int nchanges,
 		r = -EINVAL;
 		goto out;
 	}
-	r = kq_scan(kq, eventlist, nevents, timeout,
-		    nchanges == 0 && oldstate == PTHREAD_CANCEL_ENABLE);
+	r = kq_scan(kq, eventlist, nevents, timeout, nchanges == 0);
 out:
 	kq_release(kq);
 out_nokq:
-	pthread_setcancelstate(oldstate, NULL);
 	if (r < 0) {
 		errno = -r;
 		return -1;

@@ -151,14 +151,14 @@ static void scan_cancelled(void *arg)
 static int wait_unlocked(struct kqueue *kq, struct epoll_event *evs, int maxev,
 			 int64_t rem, bool cancellable)
 {
-	int old = PTHREAD_CANCEL_DISABLE, r;
+	int old = PTHREAD_CANCEL_ENABLE, r;
 	kq_sync_wake(kq);
 	pthread_mutex_unlock(&kq->lock);
 	pthread_cleanup_push(scan_cancelled, kq);
-	if (cancellable)
-		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
+	if (!cancellable)
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
 	r = kq_epoll_wait(kq->epfd, evs, maxev, rem);
-	if (cancellable)
+	if (!cancellable)
 		pthread_setcancelstate(old, NULL);
 	pthread_cleanup_pop(0);
 	pthread_mutex_lock(&kq->lock);

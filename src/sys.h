@@ -5,6 +5,11 @@
  * close() and getsockopt() go straight to the kernel: libkq exports its own
  * versions of those names (interpose.c), and the library must never call
  * back into them.
+ *
+ * Calls that libc makes cancellation points (poll, read, write, open,
+ * sendto, recv, epoll_wait) are issued as raw system calls here, which are
+ * not: kevent() may only be cancelled while it sleeps (mux/epoll.c), and it
+ * then needs no pthread_setcancelstate() on its fast paths.
  */
 #ifndef KQ_SYS_H
 #define KQ_SYS_H
@@ -21,15 +26,19 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define KQ_RET(expr) do { long r_ = (long)(expr); return r_ < 0 ? -errno : (int)r_; } while (0)
+/* A raw system call as value or -errno, errno left as it was. */
+#define KQ_SYSCALL(...) ({                                           \
+	int e_ = errno;                                              \
+	long r_ = syscall(__VA_ARGS__);                              \
+	if (r_ < 0)                                                  \
+		r_ = -errno;                                         \
+	errno = e_;                                                  \
+	r_;                                                          \
+})
 
 static inline int sys_close(int fd)
 {
-	int e = errno;
-	long r = syscall(SYS_close, fd);
-	int ret = r < 0 ? -errno : 0;
-	errno = e;
-	return ret;
+	return (int)KQ_SYSCALL(SYS_close, fd);
 }
 
 static inline int sys_epoll_create(void)
@@ -75,11 +84,7 @@ static inline int sys_fcntl(int fd, int cmd, long arg)
 
 static inline int sys_getsockopt(int fd, int level, int name, void *val, socklen_t *len)
 {
-	int e = errno;
-	long r = syscall(SYS_getsockopt, fd, level, name, val, len);
-	int ret = r < 0 ? -errno : 0;
-	errno = e;
-	return ret;
+	return (int)KQ_SYSCALL(SYS_getsockopt, fd, level, name, val, len);
 }
 
 static inline int sys_getsockopt_int(int fd, int level, int name, int *out)
@@ -92,13 +97,34 @@ static inline int sys_getsockopt_int(int fd, int level, int name, int *out)
 static inline int sys_poll1(int fd, short events)
 {
 	struct pollfd p = { .fd = fd, .events = events };
-	int e = errno, r = poll(&p, 1, 0);
-	errno = e;
+	struct timespec z = { 0, 0 };
+	long r = KQ_SYSCALL(SYS_ppoll, &p, 1, &z, NULL, 0);
 	if (r < 0)
-		return -e;
+		return (int)r;
 	if (p.revents & POLLNVAL)
 		return -EBADF;
 	return p.revents;
+}
+
+/* epoll_wait() that never sleeps. */
+static inline int sys_epoll_poll(int epfd, struct epoll_event *evs, int n)
+{
+	return (int)KQ_SYSCALL(SYS_epoll_pwait, epfd, evs, n, 0, NULL, 0);
+}
+
+static inline long sys_read(int fd, void *buf, size_t n)
+{
+	return KQ_SYSCALL(SYS_read, fd, buf, n);
+}
+
+static inline long sys_write(int fd, const void *buf, size_t n)
+{
+	return KQ_SYSCALL(SYS_write, fd, buf, n);
+}
+
+static inline int sys_open_ro(const char *path)
+{
+	return (int)KQ_SYSCALL(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
 }
 
 static inline int sys_eventfd(void)
@@ -111,21 +137,15 @@ static inline int sys_eventfd(void)
 
 static inline int sys_eventfd_add(int fd, uint64_t v)
 {
-	int e = errno;
-	ssize_t r = write(fd, &v, sizeof v);
-	int ret = r < 0 ? -errno : 0;
-	errno = e;
-	return ret;
+	long r = sys_write(fd, &v, sizeof v);
+	return r < 0 ? (int)r : 0;
 }
 
 static inline int sys_eventfd_drain(int fd)
 {
 	uint64_t v;
-	int e = errno;
-	ssize_t r = read(fd, &v, sizeof v);
-	int ret = r < 0 ? -errno : 0;
-	errno = e;
-	return ret;
+	long r = sys_read(fd, &v, sizeof v);
+	return r < 0 ? (int)r : 0;
 }
 
 #endif /* KQ_SYS_H */

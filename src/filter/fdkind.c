@@ -158,9 +158,9 @@ static int unix_backlog(int fd, int64_t *out)
 	};
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 	err = -EIO;
-	if (sendto(nl, &msg, sizeof msg, 0, (struct sockaddr *)&sa, sizeof sa) == (ssize_t)sizeof msg) {
+	if (KQ_SYSCALL(SYS_sendto, nl, &msg, sizeof msg, 0, &sa, sizeof sa) == (long)sizeof msg) {
 		union { struct nlmsghdr h; char b[1024]; } buf;
-		ssize_t n = recv(nl, &buf, sizeof buf, 0);
+		long n = KQ_SYSCALL(SYS_recvfrom, nl, &buf, sizeof buf, 0, NULL, NULL);
 		struct nlmsghdr *h = &buf.h;
 		if (n > 0 && NLMSG_OK(h, (unsigned)n) && h->nlmsg_type == SOCK_DIAG_BY_FAMILY) {
 			struct unix_diag_msg *m = NLMSG_DATA(h);
@@ -202,16 +202,12 @@ int kq_eventfd_count(int fd, uint64_t *out)
 {
 	char path[48], buf[512];
 	snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
-	int e = errno, err = -EIO;
-	int f = open(path, O_RDONLY | O_CLOEXEC);
-	if (f < 0) {
-		err = -errno;
-		errno = e;
-		return err;
-	}
-	ssize_t n = read(f, buf, sizeof buf - 1);
+	int err = -EIO;
+	int f = sys_open_ro(path);
+	if (f < 0)
+		return f;
+	long n = sys_read(f, buf, sizeof buf - 1);
 	sys_close(f);
-	errno = e;
 	if (n <= 0)
 		return err;
 	buf[n] = 0;

@@ -92,9 +92,8 @@ void kq_vfile_report(struct kqueue *kq)
 		struct inotify_event ev;
 		char b[4096];
 	} buf;
-	int e = errno;
 	for (;;) {
-		ssize_t n = read(kq->inofd, &buf, sizeof buf);
+		long n = sys_read(kq->inofd, &buf, sizeof buf);
 		if (n <= 0)
 			break;
 		for (char *p = buf.b; p < buf.b + n;) {
@@ -105,5 +104,4 @@ void kq_vfile_report(struct kqueue *kq)
 			p += sizeof *ev + ev->len;
 		}
 	}
-	errno = e;
 }

@@ -6,8 +6,12 @@
  * milliseconds, so a kevent() timeout never ends early.  Timeouts beyond
  * INT_MAX ms simply come back early and the caller, which owns the deadline,
  * waits again.
+ *
+ * A sleeping wait goes through libc (a cancellation point, see scan.c); a
+ * zero timeout is a raw system call that is not.
  */
 #include "kq.h"
+#include "sys.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -16,6 +20,8 @@ static atomic_int have_pwait2 = 1;   /* cleared on the first ENOSYS */
 
 int kq_epoll_wait(int epfd, struct epoll_event *evs, int n, int64_t timeout_ns)
 {
+	if (timeout_ns == 0)
+		return sys_epoll_poll(epfd, evs, n);
 	int saved = errno, r;
 
 	if (timeout_ns > 0 && atomic_load_explicit(&have_pwait2, memory_order_relaxed)) {

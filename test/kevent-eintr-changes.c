@@ -1,0 +1,77 @@
+/*
+ * B16: kevent(kq, ch, 1, ev, 1, NULL) with one ADD in the changelist,
+ * interrupted by a caught SIGALRM (SA_RESTART) while waiting, returns
+ * -1/EINTR and the ADD is in effect afterwards (FreeBSD kevent(2) ERRORS:
+ * "all changes in the changelist have been applied").
+ */
+#include "t.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <sys/time.h>
+
+static volatile sig_atomic_t caught;
+static int wd[2];
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	caught++;
+}
+
+/* Makes the wait end after 3 s if the signal did not end it. */
+static void *watchdog(void *arg)
+{
+	(void)arg;
+	t_sleep_ms(3000);
+	t_write(wd[1], "w", 1);
+	return NULL;
+}
+
+int main(void)
+{
+	int kq = t_kqueue();
+	int p[2];
+	t_pipe(p);
+	t_pipe(wd);
+	t_change(kq, wd[0], EVFILT_READ, EV_ADD, 0, 0, NULL);
+
+	sigset_t set, old;
+	sigemptyset(&set);
+	sigaddset(&set, SIGALRM);
+	T_ASSERT(pthread_sigmask(SIG_BLOCK, &set, &old) == 0);
+	pthread_t th;
+	T_ASSERT(pthread_create(&th, NULL, watchdog, NULL) == 0);
+	T_ASSERT(pthread_detach(th) == 0);
+	T_ASSERT(pthread_sigmask(SIG_SETMASK, &old, NULL) == 0);
+
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_alarm;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	T_ASSERT(sigaction(SIGALRM, &sa, NULL) == 0);
+	struct itimerval it = { { 0, 0 }, { 0, 100000 } };
+	T_ASSERT(setitimer(ITIMER_REAL, &it, NULL) == 0);
+
+	int tag;
+	struct kevent ch, ev[1];
+	EV_SET(&ch, p[0], EVFILT_READ, EV_ADD, 0, 0, &tag);
+	errno = 0;
+	int r = kevent(kq, &ch, 1, ev, 1, NULL);
+	int e = errno;
+	if (r == 1)
+		t_print_kevent("  got", &ev[0]);
+	if (r != -1 || e != EINTR)
+		T_FAIL("kevent returned %d/errno %d (%s), expected -1/EINTR",
+		       r, e, strerror(e));
+	T_EQ(caught, 1);
+
+	/* The ADD is in effect. */
+	T_NO_EVENTS(kq);
+	t_write(p[1], "abc", 3);
+	struct kevent got[4];
+	T_EQ(t_get(kq, got, 4), 1);
+	T_KEVENT(&got[0], p[0], EVFILT_READ, 0, 0, 3, &tag);
+	return 0;
+}
