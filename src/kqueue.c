@@ -126,7 +126,10 @@ struct kqueue *kq_acquire(int fd)
 	if (!kq)
 		return NULL;
 	pthread_mutex_lock(&kq->lock);
-	if (kq->dead || kq->ufd != fd || kq_fdtab_kq(fd) != kq) {
+	/* A live kqueue whose number is fd is the one the table names: both
+	 * change together under this lock.  A recycled object (free list) now
+	 * serving the same number is that number's kqueue as well. */
+	if (kq->dead || kq->ufd != fd) {
 		pthread_mutex_unlock(&kq->lock);
 		return NULL;
 	}
