@@ -1,0 +1,66 @@
+/*
+ * A kqueue with only READ/WRITE knotes owns O(1) descriptors and creates no
+ * threads: 3,000 socketpairs with READ knotes, WRITE knotes, EV_CLEAR on one
+ * direction (which gives WRITE its own entry) and a regular file, and the
+ * number of descriptors beyond the watched ones stays a small constant.
+ */
+#include "t.h"
+
+#include <dirent.h>
+
+#define NPAIRS 3000
+#define BUDGET 6   /* epoll, its private dup, wake eventfd, WRITE set, inotify, slack */
+
+static int count_dir(const char *path)
+{
+	DIR *d = opendir(path);
+	if (!d)
+		T_FAIL("opendir(%s): %s", path, strerror(errno));
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL)
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n - (strcmp(path, "/proc/self/fd") == 0);   /* the DIR's own fd */
+}
+
+int main(void)
+{
+	static int sp[NPAIRS][2];
+	int threads0 = count_dir("/proc/self/task");
+	for (int i = 0; i < NPAIRS; i++)
+		t_socketpair(sp[i]);
+	char path[] = "/tmp/kq-fd-budget.XXXXXX";
+	int file = mkstemp(path);
+	T_ASSERT(file >= 0);
+	unlink(path);
+	int before = count_dir("/proc/self/fd");
+
+	int kq = t_kqueue();
+	for (int i = 0; i < NPAIRS; i++) {
+		t_change(kq, sp[i][0], EVFILT_READ, EV_ADD, 0, 0, NULL);
+		t_change(kq, sp[i][0], EVFILT_WRITE,
+			 EV_ADD | (i % 2 ? EV_CLEAR : 0), 0, 0, NULL);
+	}
+	t_change(kq, file, EVFILT_READ, EV_ADD | EV_CLEAR, 0, 0, NULL);
+	t_change(kq, file, EVFILT_WRITE, EV_ADD, 0, 0, NULL);
+
+	struct kevent ev[64];
+	int got = 0;
+	for (int round = 0; round < 200 && got < 2 * NPAIRS; round++)
+		got += t_get(kq, ev, 64);
+	T_ASSERT(got > 0);
+
+	int owned = count_dir("/proc/self/fd") - before;
+	fprintf(stderr, "%d knotes, kqueue owns %d descriptors\n",
+		2 * NPAIRS + 2, owned);
+	if (owned > BUDGET)
+		T_FAIL("kqueue owns %d descriptors for %d knotes (budget %d)",
+		       owned, 2 * NPAIRS + 2, BUDGET);
+	T_EQ(count_dir("/proc/self/task"), threads0);
+
+	close(kq);
+	T_EQ(count_dir("/proc/self/fd"), before);
+	return 0;
+}
