@@ -16,7 +16,18 @@
 #include <errno.h>
 #include <limits.h>
 
-static atomic_int have_pwait2 = 1;   /* cleared on the first ENOSYS */
+#include <stdlib.h>
+
+/* Cleared on the first ENOSYS, or at load time when the environment says
+ * LIBKQ_NO_EPOLL_PWAIT2=1 (so the fallback can be tested on new kernels). */
+static atomic_int have_pwait2 = 1;
+
+__attribute__((constructor)) static void kq_epoll_probe_env(void)
+{
+	const char *v = getenv("LIBKQ_NO_EPOLL_PWAIT2");
+	if (v && v[0] == '1')
+		atomic_store(&have_pwait2, 0);
+}
 
 int kq_epoll_wait(int epfd, struct epoll_event *evs, int n, int64_t timeout_ns)
 {
