@@ -8,10 +8,14 @@
 
 extern const struct filterops kq_read_filtops;
 extern const struct filterops kq_write_filtops;
+extern const struct filterops kq_timer_filtops;
+extern const struct filterops kq_user_filtops;
 
 static const struct filterops *const filters[EVFILT_SYSCOUNT] = {
 	[~EVFILT_READ]  = &kq_read_filtops,
 	[~EVFILT_WRITE] = &kq_write_filtops,
+	[~EVFILT_TIMER] = &kq_timer_filtops,
+	[~EVFILT_USER]  = &kq_user_filtops,
 };
 
 const struct filterops *kq_filterops(short filter, int *err)
@@ -26,4 +30,12 @@ const struct filterops *kq_filterops(short filter, int *err)
 		*err = (filter == EVFILT_AIO || filter == EVFILT_LIO ||
 			filter == EVFILT_SENDFILE) ? -ENXIO : -EINVAL;
 	return f;
+}
+
+/* Releases what filters share per kqueue; every knote is already gone. */
+void kq_filters_fini(struct kqueue *kq)
+{
+	for (int i = 0; i < EVFILT_SYSCOUNT; i++)
+		if (filters[i] && filters[i]->fini)
+			filters[i]->fini(kq);
 }

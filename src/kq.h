@@ -50,6 +50,7 @@ struct knote {
 	int64_t        sdata;    /* data as the user registered it */
 	int64_t        data;     /* data to report */
 	void          *udata;
+	void          *fstate;   /* filter-private state (timers) */
 	uint64_t       ext[4];
 	uint32_t       sfflags;  /* fflags as the user registered them */
 	uint32_t       fflags;   /* fflags to report */
@@ -81,13 +82,17 @@ struct filterops {
 	 * itself, 0 if the core must activate the knote to have it evaluated,
 	 * or -errno. */
 	int  (*arm)(struct kqueue *, struct knote *);
-	/* Optional: apply a modifying change (FreeBSD's f_touch). */
-	void (*touch)(struct kqueue *, struct knote *, const struct kevent *);
+	/* Optional: apply a change to an existing knote (FreeBSD's f_touch,
+	 * EVENT_REGISTER); may rewrite the change's echo (fflags). */
+	void (*touch)(struct kqueue *, struct knote *, struct kevent *);
+	/* Optional: the knote was just copied out (EVENT_PROCESS). */
+	void (*delivered)(struct kqueue *, struct knote *);
 	/* Optional: per-kqueue teardown of shared kernel objects. */
 	void (*fini)(struct kqueue *);
 };
 
 struct kq_vfile;
+struct kq_timers;
 
 struct kqueue {
 	pthread_mutex_t    lock;
@@ -110,6 +115,7 @@ struct kqueue {
 	unsigned           hcount;
 
 	int                inofd;    /* inotify for regular-file READ, or -1 */
+	struct kq_timers  *timers;   /* EVFILT_TIMER: one timerfd + heap, or NULL */
 	struct kq_vfile   *vfiles;   /* fd <-> inotify watch */
 	unsigned           nvfiles, capvfiles;
 
@@ -121,6 +127,7 @@ struct kqueue {
 #define KQ_TAG_WAKE    UINT64_MAX
 #define KQ_TAG_INOTIFY (UINT64_MAX - 1)
 #define KQ_TAG_WRSET   (UINT64_MAX - 2)
+#define KQ_TAG_TIMER   (UINT64_MAX - 3)
 
 /* kqueue.c */
 int  kq_create(int flags);
@@ -146,6 +153,10 @@ void kq_activate(struct kqueue *kq, struct knote *kn);
 
 /* filter.c */
 const struct filterops *kq_filterops(short filter, int *err);
+void kq_filters_fini(struct kqueue *kq);
+
+/* filter/timer.c */
+void kq_timer_report(struct kqueue *kq);
 
 /* register.c */
 int  kq_register(struct kqueue *kq, struct kevent *kev);

@@ -102,6 +102,7 @@ int kq_create(int flags)
 	kq->hcount = 0;
 	kq->inofd = -1;
 	kq->wrfd = -1;
+	kq->timers = NULL;
 	kq->vfiles = NULL;
 	kq->nvfiles = kq->capvfiles = 0;
 	pthread_mutex_unlock(&kq->lock);
@@ -162,19 +163,12 @@ void kq_sync_wake(struct kqueue *kq)
 static void kq_teardown(struct kqueue *kq)
 {
 	kq_drop_all(kq);
+	kq_filters_fini(kq);
 	free(kq->fds);
 	free(kq->hash);
-	free(kq->vfiles);
 	kq->fds = NULL;
 	kq->hash = NULL;
-	kq->vfiles = NULL;
 	kq->nfds = kq->hsize = kq->hcount = 0;
-	kq->nvfiles = kq->capvfiles = 0;
-	if (kq->inofd >= 0)
-		sys_close(kq->inofd);
-	if (kq->wrfd >= 0)
-		sys_close(kq->wrfd);
-	kq->inofd = kq->wrfd = -1;
 	sys_close(kq->wakefd);
 	sys_close(kq->epfd);
 	kq->wakefd = kq->epfd = -1;

@@ -44,6 +44,8 @@ static void kq_process(struct kqueue *kq, const struct epoll_event *evs, int n)
 			kq_vfile_report(kq);
 		else if (tag == KQ_TAG_WRSET)
 			kq_process_wrset(kq);
+		else if (tag == KQ_TAG_TIMER)
+			kq_timer_report(kq);
 		else
 			kq_fd_report(kq, tag, evs[i].events);
 	}
@@ -110,7 +112,8 @@ static int kq_deliver(struct kqueue *kq, struct kevent *ev, int nevents)
 		if (kn->status & KN_DISABLED)
 			fire = 0;
 		else if (kn->flags & EV_ONESHOT) {
-			if (!(kn->status & (KN_SNAPSHOT | KN_FORCED)))
+			/* reported as it fired, without re-validation */
+			if (!(kn->status & KN_SNAPSHOT))
 				fop->event(kq, kn);
 			fire = 1;
 		} else
@@ -120,6 +123,8 @@ static int kq_deliver(struct kqueue *kq, struct kevent *ev, int nevents)
 			continue;
 
 		copyout(&ev[n++], kn);
+		if (fop->delivered)
+			fop->delivered(kq, kn);
 		if (kn->flags & EV_ONESHOT) {
 			kq_drop(kq, kn);
 			continue;

@@ -41,6 +41,7 @@
 
 int  kq_vfile_watch(struct kqueue *kq, int fd);      /* filter/vfile.c */
 void kq_vfile_unwatch(struct kqueue *kq, int fd);
+void kq_vfile_fini(struct kqueue *kq);
 
 static struct kq_fdslot *slot_of(struct kqueue *kq, const struct knote *kn)
 {
@@ -566,12 +567,23 @@ void kq_fd_activate_reads(struct kqueue *kq, int fd)
 			kq_activate(kq, kn);
 }
 
+/* The kqueue is being destroyed: the objects READ/WRITE share go.  (Only
+ * READ's vector has it, so it runs once.) */
+static void fd_fini(struct kqueue *kq)
+{
+	if (kq->wrfd >= 0)
+		sys_close(kq->wrfd);
+	kq->wrfd = -1;
+	kq_vfile_fini(kq);
+}
+
 const struct filterops kq_read_filtops = {
 	.isfd = true,
 	.attach = fd_attach,
 	.detach = fd_detach,
 	.event = fd_event,
 	.arm = fd_arm,
+	.fini = fd_fini,
 };
 
 const struct filterops kq_write_filtops = {

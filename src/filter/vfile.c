@@ -105,3 +105,15 @@ void kq_vfile_report(struct kqueue *kq)
 		}
 	}
 }
+
+/* The kqueue is being destroyed: its inotify instance goes. */
+void kq_vfile_fini(struct kqueue *kq);
+void kq_vfile_fini(struct kqueue *kq)
+{
+	if (kq->inofd >= 0)
+		sys_close(kq->inofd);
+	kq->inofd = -1;
+	free(kq->vfiles);
+	kq->vfiles = NULL;
+	kq->nvfiles = kq->capvfiles = 0;
+}
