@@ -134,6 +134,7 @@ int  kq_create(int flags);
 struct kqueue *kq_acquire(int fd);            /* locked, users++; NULL: EBADF */
 void kq_release(struct kqueue *kq);           /* users--, unlock, maybe teardown */
 void kq_sync_wake(struct kqueue *kq);
+void kq_wake_reported(struct kqueue *kq);
 void kq_fd_closing(int fd);                   /* interpose.c: knotes die with fd */
 bool kq_is_kqueue_fd(int fd);
 

@@ -146,17 +146,37 @@ bool kq_is_kqueue_fd(int fd)
 /* The ready queue is mirrored into wakefd's readability so that poll(),
  * select() and outer kqueues see a kqueue with queued knotes as readable,
  * and so that threads sleeping in epoll_wait() wake for knotes another
- * thread left on the queue.  Only transitions cost a system call. */
-void kq_sync_wake(struct kqueue *kq)
+ * thread left on the queue.  Only transitions cost a system call.
+ *
+ * Returns true when the caller must still make wakefd readable: that write
+ * is best done after kq->lock is released (kq_release), or the thread it
+ * wakes immediately blocks on the lock.  Until it happens wake_on already
+ * says "readable"; a waiter that meanwhile drained the queue may drain
+ * wakefd before the write lands, leaving a stray count with wake_on false,
+ * which the next report of the wake tag drains (kq_wake_reported). */
+static bool kq_sync_wake_deferred(struct kqueue *kq)
 {
 	bool want = kq->qhead != NULL || kq->dead;
 	if (want == kq->wake_on)
-		return;
-	if (want)
-		sys_eventfd_add(kq->wakefd, 1);
-	else
-		sys_eventfd_drain(kq->wakefd);
+		return false;
 	kq->wake_on = want;
+	if (want)
+		return true;
+	sys_eventfd_drain(kq->wakefd);
+	return false;
+}
+
+void kq_sync_wake(struct kqueue *kq)
+{
+	if (kq_sync_wake_deferred(kq))
+		sys_eventfd_add(kq->wakefd, 1);
+}
+
+/* epoll reported wakefd readable; drop a count nobody stands behind. */
+void kq_wake_reported(struct kqueue *kq)
+{
+	if (!kq->wake_on)
+		sys_eventfd_drain(kq->wakefd);
 }
 
 /* Called locked with dead set, users == 0 and kq off the live list. */
@@ -180,12 +200,17 @@ static void kq_teardown(struct kqueue *kq)
 
 void kq_release(struct kqueue *kq)
 {
+	if (!kq->dead && kq_sync_wake_deferred(kq)) {
+		/* Still counted in users, so wakefd stays open while we write. */
+		pthread_mutex_unlock(&kq->lock);
+		sys_eventfd_add(kq->wakefd, 1);
+		pthread_mutex_lock(&kq->lock);
+	}
 	kq->users--;
 	if (kq->dead && kq->users == 0) {
 		kq_teardown(kq);
 		return;
 	}
-	kq_sync_wake(kq);
 	pthread_mutex_unlock(&kq->lock);
 }
 

@@ -39,8 +39,8 @@ static void kq_process(struct kqueue *kq, const struct epoll_event *evs, int n)
 	for (int i = 0; i < n; i++) {
 		uint64_t tag = evs[i].data.u64;
 		if (tag == KQ_TAG_WAKE)
-			continue;
-		if (tag == KQ_TAG_INOTIFY)
+			kq_wake_reported(kq);
+		else if (tag == KQ_TAG_INOTIFY)
 			kq_vfile_report(kq);
 		else if (tag == KQ_TAG_WRSET)
 			kq_process_wrset(kq);

@@ -7,22 +7,6 @@
  */
 #include "t.h"
 
-static void expect_fail(int kq, uintptr_t ident, short filter,
-	unsigned short flags, void *ud, int err)
-{
-	struct kevent ch, ev[2];
-	struct timespec z = { 0, 0 };
-
-	EV_SET(&ch, ident, filter, flags, 0, 0, ud);
-	memset(ev, 0xa5, sizeof ev);
-	int n = kevent(kq, &ch, 1, ev, 2, &z);
-	if (n != 1)
-		T_FAIL("filter %d flags 0x%x: kevent returned %d (errno %d), "
-		       "expected one error record", filter, flags, n, errno);
-	T_KEVENT(&ev[0], ident, filter, EV_ERROR, 0, err, ud);
-	T_ERRNO(kevent(kq, &ch, 1, NULL, 0, NULL), err);
-}
-
 int main(void)
 {
 	int kq = t_kqueue();
@@ -32,10 +16,10 @@ int main(void)
 
 	t_pipe(p);
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		expect_fail(kq, p[0], bad[i], EV_ADD, &ud, EINVAL);
-		expect_fail(kq, p[0], bad[i], EV_DELETE, &ud, EINVAL);
-		expect_fail(kq, (uintptr_t)1 << 31, bad[i], EV_ADD, &ud,
-			    EINVAL);
+		t_change_fails(kq, p[0], bad[i], EV_ADD, &ud, EINVAL);
+		t_change_fails(kq, p[0], bad[i], EV_DELETE, &ud, EINVAL);
+		t_change_fails(kq, (uintptr_t)1 << 31, bad[i], EV_ADD, &ud,
+			       EINVAL);
 	}
 	/* Nothing was created along the way. */
 	t_write(p[1], "x", 1);

@@ -6,15 +6,6 @@
  */
 #include "t.h"
 
-static int untouched(const struct kevent *e)
-{
-	const unsigned char *b = (const unsigned char *)e;
-	for (size_t i = 0; i < sizeof *e; i++)
-		if (b[i] != 0xa5)
-			return 0;
-	return 1;
-}
-
 int main(void)
 {
 	int kq = t_kqueue();
@@ -31,7 +22,7 @@ int main(void)
 	memset(ev, 0xa5, sizeof ev);
 	T_EQ(kevent(kq, ch, 2, ev, 4, &z), 1);
 	T_KEVENT(&ev[0], p[0], EVFILT_READ, EV_ERROR, 0, ENOENT, &ud);
-	T_ASSERT(untouched(&ev[1]));
+	T_ASSERT(t_untouched(&ev[1]));
 
 	/* The ADD took effect. */
 	T_EQ(t_get(kq, ev, 4), 1);

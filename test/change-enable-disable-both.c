@@ -5,22 +5,6 @@
  */
 #include "t.h"
 
-static void expect_fail(int kq, uintptr_t ident, short filter,
-	unsigned short flags, void *ud, int err)
-{
-	struct kevent ch, ev[2];
-	struct timespec z = { 0, 0 };
-
-	EV_SET(&ch, ident, filter, flags, 0, 0, ud);
-	memset(ev, 0xa5, sizeof ev);
-	int n = kevent(kq, &ch, 1, ev, 2, &z);
-	if (n != 1)
-		T_FAIL("flags 0x%x: kevent returned %d (errno %d), expected "
-		       "one error record", flags, n, errno);
-	T_KEVENT(&ev[0], ident, filter, EV_ERROR, 0, err, ud);
-	T_ERRNO(kevent(kq, &ch, 1, NULL, 0, NULL), err);
-}
-
 int main(void)
 {
 	int kq = t_kqueue();
@@ -35,15 +19,15 @@ int main(void)
 
 	/* Existing, enabled knote: stays enabled with its udata. */
 	t_change(kq, a[0], EVFILT_READ, EV_ADD, 0, 0, &ua);
-	expect_fail(kq, a[0], EVFILT_READ, EV_ENABLE | EV_DISABLE, &other,
-		    EINVAL);
+	t_change_fails(kq, a[0], EVFILT_READ, EV_ENABLE | EV_DISABLE, &other,
+		       EINVAL);
 	T_EQ(t_get(kq, ev, 4), 1);
 	T_KEVENT(&ev[0], a[0], EVFILT_READ, 0, 0, 1, &ua);
 
 	/* Existing, disabled knote: stays disabled. */
 	t_change(kq, a[0], EVFILT_READ, EV_DISABLE, 0, 0, &ua);
-	expect_fail(kq, a[0], EVFILT_READ, EV_ENABLE | EV_DISABLE, &other,
-		    EINVAL);
+	t_change_fails(kq, a[0], EVFILT_READ, EV_ENABLE | EV_DISABLE, &other,
+		       EINVAL);
 	T_NO_EVENTS(kq);
 	t_change(kq, a[0], EVFILT_READ, EV_ENABLE, 0, 0, &ua);
 	T_EQ(t_get(kq, ev, 4), 1);
@@ -51,8 +35,8 @@ int main(void)
 	t_change(kq, a[0], EVFILT_READ, EV_DELETE, 0, 0, NULL);
 
 	/* With EV_ADD on an absent knote: nothing is created. */
-	expect_fail(kq, b[0], EVFILT_READ, EV_ADD | EV_ENABLE | EV_DISABLE,
-		    &other, EINVAL);
+	t_change_fails(kq, b[0], EVFILT_READ, EV_ADD | EV_ENABLE | EV_DISABLE,
+		       &other, EINVAL);
 	T_NO_EVENTS(kq);
 	T_EQ(t_change_err(kq, b[0], EVFILT_READ, EV_DELETE, 0, 0, NULL),
 	     ENOENT);

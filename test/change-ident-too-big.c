@@ -6,22 +6,6 @@
  */
 #include "t.h"
 
-static void expect_fail(int kq, uintptr_t ident, short filter,
-	unsigned short flags, void *ud, int err)
-{
-	struct kevent ch, ev[2];
-	struct timespec z = { 0, 0 };
-
-	EV_SET(&ch, ident, filter, flags, 0, 0, ud);
-	memset(ev, 0xa5, sizeof ev);
-	int n = kevent(kq, &ch, 1, ev, 2, &z);
-	if (n != 1)
-		T_FAIL("ident %" PRIuPTR ": kevent returned %d (errno %d), "
-		       "expected one error record", ident, n, errno);
-	T_KEVENT(&ev[0], ident, filter, EV_ERROR, 0, err, ud);
-	T_ERRNO(kevent(kq, &ch, 1, NULL, 0, NULL), err);
-}
-
 int main(void)
 {
 	int kq = t_kqueue();
@@ -39,9 +23,11 @@ int main(void)
 					    (uint64_t)p[0]);
 
 	for (size_t i = 0; i < nid; i++) {
-		expect_fail(kq, idents[i], EVFILT_READ, EV_ADD, &ud, EBADF);
-		expect_fail(kq, idents[i], EVFILT_WRITE, EV_ADD, &ud, EBADF);
-		expect_fail(kq, idents[i], EVFILT_READ, EV_DELETE, &ud, EBADF);
+		t_change_fails(kq, idents[i], EVFILT_READ, EV_ADD, &ud, EBADF);
+		t_change_fails(kq, idents[i], EVFILT_WRITE, EV_ADD, &ud,
+			       EBADF);
+		t_change_fails(kq, idents[i], EVFILT_READ, EV_DELETE, &ud,
+			       EBADF);
 	}
 	/* Nothing got attached to p[0] through truncation. */
 	T_NO_EVENTS(kq);

@@ -10,17 +10,11 @@ int main(void)
 	int kq = t_kqueue();
 	int p[2];
 	int ud;
-	struct kevent ch, ev[2];
-	struct timespec z = { 0, 0 };
 
 	t_pipe(p);
 	close(p[0]);
 
-	EV_SET(&ch, p[1], EVFILT_WRITE, EV_ADD, 0, 0, &ud);
-	memset(ev, 0xa5, sizeof ev);
-	T_EQ(kevent(kq, &ch, 1, ev, 2, &z), 1);
-	T_KEVENT(&ev[0], p[1], EVFILT_WRITE, EV_ERROR, 0, EPIPE, &ud);
-	T_ERRNO(kevent(kq, &ch, 1, NULL, 0, NULL), EPIPE);
+	t_change_fails(kq, p[1], EVFILT_WRITE, EV_ADD, &ud, EPIPE);
 
 	T_NO_EVENTS(kq);
 	T_EQ(t_change_err(kq, p[1], EVFILT_WRITE, EV_DELETE, 0, 0, NULL),

@@ -50,9 +50,8 @@ int main(void)
 	EV_SET(&ch, p[0], EVFILT_READ, EV_ADD, 0, 0, NULL);
 
 	/* B01: regular file. */
-	char path[] = "/tmp/kq-bad-kq-XXXXXX";
-	int file = mkstemp(path);
-	T_ASSERT(file >= 0);
+	const char *path;
+	int file = t_tmp_file(&path);
 	unlink(path);
 	check(file, "regular file");
 

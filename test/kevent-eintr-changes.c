@@ -6,8 +6,6 @@
  */
 #include "t.h"
 
-#include <pthread.h>
-#include <signal.h>
 #include <sys/time.h>
 
 static volatile sig_atomic_t caught;
@@ -19,15 +17,6 @@ static void on_alarm(int sig)
 	caught++;
 }
 
-/* Makes the wait end after 3 s if the signal did not end it. */
-static void *watchdog(void *arg)
-{
-	(void)arg;
-	t_sleep_ms(3000);
-	t_write(wd[1], "w", 1);
-	return NULL;
-}
-
 int main(void)
 {
 	int kq = t_kqueue();
@@ -36,21 +25,10 @@ int main(void)
 	t_pipe(wd);
 	t_change(kq, wd[0], EVFILT_READ, EV_ADD, 0, 0, NULL);
 
-	sigset_t set, old;
-	sigemptyset(&set);
-	sigaddset(&set, SIGALRM);
-	T_ASSERT(pthread_sigmask(SIG_BLOCK, &set, &old) == 0);
-	pthread_t th;
-	T_ASSERT(pthread_create(&th, NULL, watchdog, NULL) == 0);
-	T_ASSERT(pthread_detach(th) == 0);
-	T_ASSERT(pthread_sigmask(SIG_SETMASK, &old, NULL) == 0);
+	/* Makes the wait end after 3 s if the signal did not end it. */
+	t_write_later(wd[1], 3000);
 
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_alarm;
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	T_ASSERT(sigaction(SIGALRM, &sa, NULL) == 0);
+	t_on_signal(SIGALRM, on_alarm, SA_RESTART);
 	struct itimerval it = { { 0, 0 }, { 0, 100000 } };
 	T_ASSERT(setitimer(ITIMER_REAL, &it, NULL) == 0);
 

@@ -9,7 +9,6 @@
  */
 #include "t.h"
 
-#include <dirent.h>
 #include <sys/resource.h>
 
 #define NPIPES 500
@@ -25,20 +24,6 @@ const char *__asan_default_options(void)
 	return "quarantine_size_mb=8";
 }
 #endif
-
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	if (d == NULL)
-		T_FAIL("opendir(/proc/self/fd): %s", strerror(errno));
-	int n = 0;
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL)
-		if (e->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return n;
-}
 
 static long rss_bytes(void)
 {
@@ -80,7 +65,7 @@ int main(void)
 		       (void *)(intptr_t)i);
 	}
 
-	int fds0 = count_fds(), fds1 = -1;
+	int fds0 = t_count_fds(), fds1 = -1;
 	long rss100 = 0;
 	int64_t t0 = t_now_ns();
 	for (int it = 0; it < ITER; it++) {
@@ -104,12 +89,12 @@ int main(void)
 			T_FAIL("iteration %d: close(kq): %s", it,
 			       strerror(errno));
 		if (it == 0)
-			fds1 = count_fds();
+			fds1 = t_count_fds();
 		if (it == 99)
 			rss100 = rss_bytes();
 	}
 	int64_t elapsed_ms = (t_now_ns() - t0) / 1000000;
-	int fds_end = count_fds();
+	int fds_end = t_count_fds();
 	long rss_end = rss_bytes();
 	fprintf(stderr, "%d iterations in %" PRId64 " ms; fds %d/%d/%d; "
 		"rss %ld KiB at 100, %ld KiB at end\n", ITER, elapsed_ms,

@@ -6,36 +6,19 @@
  */
 #include "t.h"
 
-#include <dirent.h>
-
 #define NPAIRS 3000
 #define BUDGET 6   /* epoll, its private dup, wake eventfd, WRITE set, inotify, slack */
-
-static int count_dir(const char *path)
-{
-	DIR *d = opendir(path);
-	if (!d)
-		T_FAIL("opendir(%s): %s", path, strerror(errno));
-	int n = 0;
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL)
-		if (e->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return n - (strcmp(path, "/proc/self/fd") == 0);   /* the DIR's own fd */
-}
 
 int main(void)
 {
 	static int sp[NPAIRS][2];
-	int threads0 = count_dir("/proc/self/task");
+	int threads0 = t_count_dir("/proc/self/task");
 	for (int i = 0; i < NPAIRS; i++)
 		t_socketpair(sp[i]);
-	char path[] = "/tmp/kq-fd-budget.XXXXXX";
-	int file = mkstemp(path);
-	T_ASSERT(file >= 0);
+	const char *path;
+	int file = t_tmp_file(&path);
 	unlink(path);
-	int before = count_dir("/proc/self/fd");
+	int before = t_count_fds();
 
 	int kq = t_kqueue();
 	for (int i = 0; i < NPAIRS; i++) {
@@ -52,15 +35,15 @@ int main(void)
 		got += t_get(kq, ev, 64);
 	T_ASSERT(got > 0);
 
-	int owned = count_dir("/proc/self/fd") - before;
+	int owned = t_count_fds() - before;
 	fprintf(stderr, "%d knotes, kqueue owns %d descriptors\n",
 		2 * NPAIRS + 2, owned);
 	if (owned > BUDGET)
 		T_FAIL("kqueue owns %d descriptors for %d knotes (budget %d)",
 		       owned, 2 * NPAIRS + 2, BUDGET);
-	T_EQ(count_dir("/proc/self/task"), threads0);
+	T_EQ(t_count_dir("/proc/self/task"), threads0);
 
 	close(kq);
-	T_EQ(count_dir("/proc/self/fd"), before);
+	T_EQ(t_count_fds(), before);
 	return 0;
 }

@@ -3,33 +3,14 @@
  */
 #include "t.h"
 
-#include <sys/stat.h>
-
-static char dir[64];
-static char path[128];
-
-static void cleanup(void)
-{
-	if (path[0])
-		unlink(path);
-	if (dir[0])
-		rmdir(dir);
-}
-
 int main(void)
 {
 	int kq = t_kqueue(), fd;
+	const char *path;
 	struct kevent ev[8];
 	void *ud = (void *)0x15;
 
-	strcpy(dir, "/tmp/kqtest-fifo.XXXXXX");
-	if (mkdtemp(dir) == NULL) {
-		dir[0] = 0;
-		T_FAIL("mkdtemp: %s", strerror(errno));
-	}
-	atexit(cleanup);
-	snprintf(path, sizeof path, "%s/f", dir);
-	T_ASSERT(mkfifo(path, 0600) == 0);
+	path = t_tmp_fifo();
 
 	fd = open(path, O_RDWR | O_NONBLOCK);
 	T_ASSERT(fd >= 0);

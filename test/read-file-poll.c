@@ -6,27 +6,13 @@
  */
 #include "t.h"
 
-static char path[64];
-
-static void cleanup(void)
-{
-	if (path[0])
-		unlink(path);
-}
-
 int main(void)
 {
 	int kq = t_kqueue(), kq2 = t_kqueue(), fd;
 	struct kevent ev[8];
 	void *ud = (void *)0x21;
 
-	strcpy(path, "/tmp/kqtest-file.XXXXXX");
-	fd = mkstemp(path);
-	if (fd < 0) {
-		path[0] = 0;
-		T_FAIL("mkstemp: %s", strerror(errno));
-	}
-	atexit(cleanup);
+	fd = t_tmp_file(NULL);
 	t_write(fd, "0123456789", 10);   /* offset 10 = size */
 
 	t_change(kq, fd, EVFILT_READ, EV_ADD, NOTE_FILE_POLL, 0, ud);

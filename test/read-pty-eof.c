@@ -3,9 +3,6 @@
  * fires with EV_EOF (FreeBSD pts: PTS_FINISHED -> EV_EOF; data keeps its
  * last value, 0 here since nothing was ever written).
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
 #include "t.h"
 
 int main(void)
@@ -14,14 +11,7 @@ int main(void)
 	struct kevent ev[8];
 	void *ud = (void *)0x25e;
 
-	m = posix_openpt(O_RDWR | O_NOCTTY);
-	if (m < 0)
-		T_SKIP("posix_openpt: %s", strerror(errno));
-	if (grantpt(m) != 0 || unlockpt(m) != 0)
-		T_SKIP("grantpt/unlockpt: %s", strerror(errno));
-	s = open(ptsname(m), O_RDWR | O_NOCTTY);
-	if (s < 0)
-		T_SKIP("open pty slave: %s", strerror(errno));
+	t_pty(&m, &s);
 
 	t_change(kq, m, EVFILT_READ, EV_ADD, 0, 0, ud);
 	T_NO_EVENTS(kq);

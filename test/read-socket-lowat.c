@@ -8,31 +8,6 @@
  */
 #include "t.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/ioctl.h>
-
-static void tcp_pair(int *r, int *w)
-{
-	struct sockaddr_in sin;
-	socklen_t len = sizeof sin;
-	int l = socket(AF_INET, SOCK_STREAM, 0);
-
-	T_ASSERT(l >= 0);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	T_ASSERT(bind(l, (struct sockaddr *)&sin, sizeof sin) == 0);
-	T_ASSERT(listen(l, 4) == 0);
-	T_ASSERT(getsockname(l, (struct sockaddr *)&sin, &len) == 0);
-	*w = socket(AF_INET, SOCK_STREAM, 0);
-	T_ASSERT(*w >= 0);
-	T_ASSERT(connect(*w, (struct sockaddr *)&sin, sizeof sin) == 0);
-	*r = accept(l, NULL, NULL);
-	T_ASSERT(*r >= 0);
-	T_ASSERT(close(l) == 0);
-}
-
 static int rcvlowat(int fd)
 {
 	int v = -1;
@@ -40,22 +15,6 @@ static int rcvlowat(int fd)
 
 	T_ASSERT(getsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &v, &len) == 0);
 	return v;
-}
-
-/* Waits (bounded) until n bytes have arrived in fd's receive buffer. */
-static void wait_inq(int fd, int n)
-{
-	int64_t deadline = t_now_ns() + 2000000000LL;
-	int v = 0;
-
-	for (;;) {
-		T_ASSERT(ioctl(fd, FIONREAD, &v) == 0);
-		if (v >= n)
-			return;
-		if (t_now_ns() > deadline)
-			T_FAIL("only %d of %d bytes arrived", v, n);
-		t_sleep_ms(1);
-	}
 }
 
 static void check(int r, int w)
@@ -72,14 +31,14 @@ static void check(int r, int w)
 	T_NO_EVENTS(kq2);
 
 	t_write(w, "abc", 3);
-	wait_inq(r, 3);
+	t_wait_inq(r, 3);
 	T_NO_EVENTS(kq);
 	T_EQ(t_wait(kq2, ev, 8, 2000), 1);
 	T_KEVENT(&ev[0], r, EVFILT_READ, 0, 0, 3, ud2);
 	T_EQ(rcvlowat(r), before);
 
 	t_write(w, "d", 1);
-	wait_inq(r, 4);
+	t_wait_inq(r, 4);
 	T_EQ(t_wait(kq, ev, 8, 2000), 1);
 	T_KEVENT(&ev[0], r, EVFILT_READ, 0, 0, 4, ud);
 	T_EQ(rcvlowat(r), before);
@@ -94,7 +53,7 @@ int main(void)
 
 	t_socketpair(sp);
 	check(sp[0], sp[1]);
-	tcp_pair(&r, &w);
+	t_tcp_pair(&w, &r);
 	check(r, w);
 	return 0;
 }

@@ -6,9 +6,6 @@
  */
 #include "t.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-
 /* The final ACK of the handshake may be processed a moment after connect()
  * returns, so wait (bounded) until the record shows the expected count. */
 static void wait_data(int kq, struct kevent *ev, int64_t want)
@@ -29,18 +26,10 @@ int main(void)
 {
 	int kq = t_kqueue(), l, c1, c2, a1, a2;
 	struct sockaddr_in sin;
-	socklen_t len = sizeof sin;
 	struct kevent ev[8];
 	void *ud = (void *)0x115;
 
-	l = socket(AF_INET, SOCK_STREAM, 0);
-	T_ASSERT(l >= 0);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	T_ASSERT(bind(l, (struct sockaddr *)&sin, sizeof sin) == 0);
-	T_ASSERT(listen(l, 16) == 0);
-	T_ASSERT(getsockname(l, (struct sockaddr *)&sin, &len) == 0);
+	l = t_inet_socket(SOCK_STREAM, 16, &sin);
 
 	t_change(kq, l, EVFILT_READ, EV_ADD, 0, 0, ud);
 	T_NO_EVENTS(kq);

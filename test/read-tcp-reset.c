@@ -12,30 +12,6 @@
  */
 #include "t.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-
-static void tcp_pair(int *client, int *server)
-{
-	struct sockaddr_in sin;
-	socklen_t len = sizeof sin;
-	int l = socket(AF_INET, SOCK_STREAM, 0);
-
-	T_ASSERT(l >= 0);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	T_ASSERT(bind(l, (struct sockaddr *)&sin, sizeof sin) == 0);
-	T_ASSERT(listen(l, 4) == 0);
-	T_ASSERT(getsockname(l, (struct sockaddr *)&sin, &len) == 0);
-	*client = socket(AF_INET, SOCK_STREAM, 0);
-	T_ASSERT(*client >= 0);
-	T_ASSERT(connect(*client, (struct sockaddr *)&sin, sizeof sin) == 0);
-	*server = accept(l, NULL, NULL);
-	T_ASSERT(*server >= 0);
-	T_ASSERT(close(l) == 0);
-}
-
 static int so_error(int fd)
 {
 	int err = -1;
@@ -53,7 +29,7 @@ int main(void)
 	struct linger lg = { 1, 0 };
 	void *ud = (void *)0x4e5e7;
 
-	tcp_pair(&c, &s);
+	t_tcp_pair(&c, &s);
 	t_change(kq, c, EVFILT_READ, EV_ADD, 0, 0, ud);
 	T_NO_EVENTS(kq);
 

@@ -7,26 +7,17 @@
  */
 #include "t.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-
 int main(void)
 {
 	int kq = t_kqueue(), r, s;
 	struct sockaddr_in sin;
-	socklen_t len = sizeof sin;
 	struct kevent ev[8];
 	void *ud = (void *)0x11;
 	char buf[16];
 
-	r = socket(AF_INET, SOCK_DGRAM, 0);
+	r = t_inet_socket(SOCK_DGRAM, 0, &sin);
 	s = socket(AF_INET, SOCK_DGRAM, 0);
-	T_ASSERT(r >= 0 && s >= 0);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	T_ASSERT(bind(r, (struct sockaddr *)&sin, sizeof sin) == 0);
-	T_ASSERT(getsockname(r, (struct sockaddr *)&sin, &len) == 0);
+	T_ASSERT(s >= 0);
 
 	t_change(kq, r, EVFILT_READ, EV_ADD, 0, 0, ud);
 	T_NO_EVENTS(kq);

@@ -8,25 +8,16 @@
  */
 #include "t.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-
 int main(void)
 {
 	int kq = t_kqueue(), tmp, s, err = -1;
 	struct sockaddr_in sin;
-	socklen_t len = sizeof sin;
+	socklen_t len;
 	struct kevent ev[8];
 	void *ud = (void *)0x22;
 
 	/* Find a free port: bind, note it, close. */
-	tmp = socket(AF_INET, SOCK_DGRAM, 0);
-	T_ASSERT(tmp >= 0);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	T_ASSERT(bind(tmp, (struct sockaddr *)&sin, sizeof sin) == 0);
-	T_ASSERT(getsockname(tmp, (struct sockaddr *)&sin, &len) == 0);
+	tmp = t_inet_socket(SOCK_DGRAM, 0, &sin);
 	T_ASSERT(close(tmp) == 0);
 
 	s = socket(AF_INET, SOCK_DGRAM, 0);

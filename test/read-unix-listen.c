@@ -7,19 +7,6 @@
  */
 #include "t.h"
 
-#include <sys/un.h>
-
-static char dir[64];
-static char path[128];
-
-static void cleanup(void)
-{
-	if (path[0])
-		unlink(path);
-	if (dir[0])
-		rmdir(dir);
-}
-
 int main(void)
 {
 	int kq = t_kqueue(), l, c1, c2, a1, a2;
@@ -27,22 +14,7 @@ int main(void)
 	struct kevent ev[8];
 	void *ud = (void *)0x0115;
 
-	strcpy(dir, "/tmp/kqtest-ul.XXXXXX");
-	if (mkdtemp(dir) == NULL) {
-		dir[0] = 0;
-		T_FAIL("mkdtemp: %s", strerror(errno));
-	}
-	atexit(cleanup);
-	snprintf(path, sizeof path, "%s/s", dir);
-
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	strcpy(sun.sun_path, path);
-
-	l = socket(AF_UNIX, SOCK_STREAM, 0);
-	T_ASSERT(l >= 0);
-	T_ASSERT(bind(l, (struct sockaddr *)&sun, sizeof sun) == 0);
-	T_ASSERT(listen(l, 16) == 0);
+	l = t_unix_listener(16, &sun);
 
 	t_change(kq, l, EVFILT_READ, EV_ADD, 0, 0, ud);
 	T_NO_EVENTS(kq);

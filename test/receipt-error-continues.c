@@ -6,15 +6,6 @@
  */
 #include "t.h"
 
-static int untouched(const struct kevent *e)
-{
-	const unsigned char *b = (const unsigned char *)e;
-	for (size_t i = 0; i < sizeof *e; i++)
-		if (b[i] != 0xa5)
-			return 0;
-	return 1;
-}
-
 int main(void)
 {
 	int kq = t_kqueue();
@@ -35,7 +26,7 @@ int main(void)
 	T_EQ(kevent(kq, ch, 3, ev, 4, &z), 1);
 	T_KEVENT(&ev[0], b[0], EVFILT_READ, EV_ERROR, 0, ENOENT, &ub);
 	for (int i = 1; i < 4; i++)
-		T_ASSERT(untouched(&ev[i]));
+		T_ASSERT(t_untouched(&ev[i]));
 
 	/* Both ADDs are in effect. */
 	T_EQ(t_get(kq, ev, 4), 2);

@@ -7,27 +7,6 @@
  */
 #include "t.h"
 
-#include <signal.h>
-
-static void on_alarm(int sig)
-{
-	static const char m[] = "FAIL: kevent() waited after an error record\n";
-	(void)sig;
-	if (write(2, m, sizeof m - 1) < 0) {
-		/* nothing more to do */
-	}
-	_exit(1);
-}
-
-static int untouched(const struct kevent *e)
-{
-	const unsigned char *b = (const unsigned char *)e;
-	for (size_t i = 0; i < sizeof *e; i++)
-		if (b[i] != 0xa5)
-			return 0;
-	return 1;
-}
-
 int main(void)
 {
 	int kq = t_kqueue(), empty = t_kqueue();
@@ -36,8 +15,7 @@ int main(void)
 	struct kevent ch, ev[4];
 	struct timespec five = { 5, 0 };
 
-	signal(SIGALRM, on_alarm);
-	alarm(4);
+	t_fail_after(4, "kevent() waited after an error record");
 
 	t_pipe(a);
 	t_pipe(b);
@@ -50,14 +28,14 @@ int main(void)
 	T_EQ(kevent(kq, &ch, 1, ev, 4, NULL), 1);
 	T_KEVENT(&ev[0], b[0], EVFILT_READ, EV_ERROR, 0, ENOENT, &ub);
 	for (int i = 1; i < 4; i++)
-		T_ASSERT(untouched(&ev[i]));
+		T_ASSERT(t_untouched(&ev[i]));
 
 	/* Nothing ready, NULL timeout and 5 s timeout: no wait. */
 	int64_t t0 = t_now_ns();
 	memset(ev, 0xa5, sizeof ev);
 	T_EQ(kevent(empty, &ch, 1, ev, 4, NULL), 1);
 	T_KEVENT(&ev[0], b[0], EVFILT_READ, EV_ERROR, 0, ENOENT, &ub);
-	T_ASSERT(untouched(&ev[1]));
+	T_ASSERT(t_untouched(&ev[1]));
 	memset(ev, 0xa5, sizeof ev);
 	T_EQ(kevent(empty, &ch, 1, ev, 4, &five), 1);
 	T_KEVENT(&ev[0], b[0], EVFILT_READ, EV_ERROR, 0, ENOENT, &ub);

@@ -6,15 +6,6 @@
  */
 #include "t.h"
 
-static int untouched(const struct kevent *e)
-{
-	const unsigned char *b = (const unsigned char *)e;
-	for (size_t i = 0; i < sizeof *e; i++)
-		if (b[i] != 0xa5)
-			return 0;
-	return 1;
-}
-
 int main(void)
 {
 	int kq = t_kqueue();
@@ -29,6 +20,6 @@ int main(void)
 	T_ERRNO(kevent(kq, &ch, 1, NULL, 0, &z), ENOENT);
 	memset(ev, 0xa5, sizeof ev);
 	T_ERRNO(kevent(kq, &ch, 1, ev, 0, NULL), ENOENT);
-	T_ASSERT(untouched(&ev[0]));
+	T_ASSERT(t_untouched(&ev[0]));
 	return 0;
 }

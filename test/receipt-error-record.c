@@ -7,15 +7,6 @@
  */
 #include "t.h"
 
-static int untouched(const struct kevent *e)
-{
-	const unsigned char *b = (const unsigned char *)e;
-	for (size_t i = 0; i < sizeof *e; i++)
-		if (b[i] != 0xa5)
-			return 0;
-	return 1;
-}
-
 int main(void)
 {
 	int kq = t_kqueue();
@@ -39,13 +30,13 @@ int main(void)
 	T_EQ(ev[0].ext[1], 12);
 	T_EQ(ev[0].ext[2], 13);
 	T_EQ(ev[0].ext[3], 14);
-	T_ASSERT(untouched(&ev[1]));
+	T_ASSERT(t_untouched(&ev[1]));
 
 	/* More room changes nothing: still one record. */
 	memset(ev, 0xa5, sizeof ev);
 	T_EQ(kevent(kq, &ch, 1, ev, 2, &z), 1);
 	T_KEVENT(&ev[0], p[0], EVFILT_READ, EV_ERROR, NOTE_LOWAT, ENOENT, &ud);
-	T_ASSERT(untouched(&ev[1]));
+	T_ASSERT(t_untouched(&ev[1]));
 
 	/* The change array is not modified. */
 	T_EQ(ch.flags, EV_DELETE | EV_CLEAR);

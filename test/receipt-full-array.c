@@ -9,15 +9,6 @@
  */
 #include "t.h"
 
-static int untouched(const struct kevent *e)
-{
-	const unsigned char *b = (const unsigned char *)e;
-	for (size_t i = 0; i < sizeof *e; i++)
-		if (b[i] != 0xa5)
-			return 0;
-	return 1;
-}
-
 static int present(int kq, int fd)
 {
 	int err = t_change_err(kq, fd, EVFILT_READ, EV_DELETE, 0, 0, NULL);
@@ -43,7 +34,7 @@ int main(void)
 	memset(ev, 0xa5, sizeof ev);
 	T_EQ(kevent(kq, ch, 3, ev, 1, &z), 0);
 	T_KEVENT(&ev[0], p[0][0], EVFILT_READ, EV_ERROR, 0, 0, &ud[0]);
-	T_ASSERT(untouched(&ev[1]));
+	T_ASSERT(t_untouched(&ev[1]));
 	T_ASSERT(present(kq, p[0][0]));
 	T_ASSERT(present(kq, p[1][0]));
 	T_ASSERT(!present(kq, p[2][0]));

@@ -7,27 +7,6 @@
  */
 #include "t.h"
 
-#include <signal.h>
-
-static void on_alarm(int sig)
-{
-	static const char m[] = "FAIL: kevent() waited after a receipt\n";
-	(void)sig;
-	if (write(2, m, sizeof m - 1) < 0) {
-		/* nothing more to do */
-	}
-	_exit(1);
-}
-
-static int untouched(const struct kevent *e)
-{
-	const unsigned char *b = (const unsigned char *)e;
-	for (size_t i = 0; i < sizeof *e; i++)
-		if (b[i] != 0xa5)
-			return 0;
-	return 1;
-}
-
 int main(void)
 {
 	int kq = t_kqueue();
@@ -35,8 +14,7 @@ int main(void)
 	int ua, ub;
 	struct kevent ch, ev[8];
 
-	signal(SIGALRM, on_alarm);
-	alarm(4);
+	t_fail_after(4, "kevent() waited after a receipt");
 
 	t_pipe(a);
 	t_pipe(b);
@@ -49,7 +27,7 @@ int main(void)
 	T_EQ(kevent(kq, &ch, 1, ev, 8, NULL), 1);
 	T_KEVENT(&ev[0], b[0], EVFILT_READ, EV_ERROR, 0, 0, &ub);
 	for (int i = 1; i < 8; i++)
-		T_ASSERT(untouched(&ev[i]));
+		T_ASSERT(t_untouched(&ev[i]));
 	alarm(0);
 
 	T_EQ(t_get(kq, ev, 8), 2);

@@ -8,17 +8,29 @@
 #ifndef KQ_TEST_T_H
 #define KQ_TEST_T_H
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* posix_openpt() and friends */
+#endif
+
 #include <sys/event.h>
 
+#include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -94,6 +106,37 @@ static inline void t_kevent_check(const char *file, int line,
 	exit(1);
 }
 
+/* Like T_KEVENT, but data need only be >= min (free space, bytes readable). */
+#define T_KEVENT_MIN(ev, id, filt, fl, ffl, min, ud)                       \
+	t_kevent_min_check(__FILE__, __LINE__, (ev), (uintptr_t)(id),      \
+			   (filt), (fl), (ffl), (min), (void *)(ud))
+
+static inline void t_kevent_min_check(const char *file, int line,
+	const struct kevent *e, uintptr_t ident, short filter,
+	unsigned short flags, unsigned int fflags, int64_t min, void *udata)
+{
+	if (e->ident == ident && e->filter == filter && e->flags == flags &&
+	    e->fflags == fflags && e->data >= min && e->udata == udata)
+		return;
+	struct kevent want;
+	EV_SET(&want, ident, filter, flags, fflags, min, udata);
+	fprintf(stderr, "FAIL %s:%d: record mismatch (data >= %" PRId64
+		" wanted)\n", file, line, min);
+	t_print_kevent("  got ", e);
+	t_print_kevent("  want", &want);
+	exit(1);
+}
+
+/* Returns 1 if *e still holds the 0xa5 fill (kevent() did not write it). */
+static inline int t_untouched(const struct kevent *e)
+{
+	const unsigned char *b = (const unsigned char *)e;
+	for (size_t i = 0; i < sizeof *e; i++)
+		if (b[i] != 0xa5)
+			return 0;
+	return 1;
+}
+
 static inline int t_kqueue(void)
 {
 	int kq = kqueue();
@@ -132,6 +175,30 @@ static inline int t_change_err(int kq, uintptr_t ident, short filter,
 	if (ev.ident != ident || ev.filter != filter)
 		T_FAIL("error record does not echo the change");
 	return (int)ev.data;
+}
+
+/* Checks one change fails with err: a lone echoing EV_ERROR record, -1/err. */
+static inline void t_change_fails(int kq, uintptr_t ident, short filter,
+	unsigned short flags, void *udata, int err)
+{
+	struct kevent ch, ev[2];
+	struct timespec z = { 0, 0 };
+
+	EV_SET(&ch, ident, filter, flags, 0, 0, udata);
+	memset(ev, 0xa5, sizeof ev);
+	int n = kevent(kq, &ch, 1, ev, 2, &z);
+	if (n != 1)
+		T_FAIL("change {ident=%" PRIuPTR ", filter=%d, flags=0x%x}: "
+		       "kevent returned %d (errno %d), expected one error "
+		       "record", ident, filter, flags, n, errno);
+	T_KEVENT(&ev[0], ident, filter, EV_ERROR, 0, err, udata);
+	errno = 0;
+	n = kevent(kq, &ch, 1, NULL, 0, NULL);
+	if (n != -1 || errno != err)
+		T_FAIL("change {ident=%" PRIuPTR ", filter=%d, flags=0x%x} "
+		       "without event list: got %d/errno %d (%s), expected "
+		       "-1/%d (%s)", ident, filter, flags, n, errno,
+		       strerror(errno), err, strerror(err));
 }
 
 /* Collects up to n records, zero timeout. */
@@ -195,6 +262,270 @@ static inline void t_write(int fd, const void *buf, size_t n)
 {
 	if (write(fd, buf, n) != (ssize_t)n)
 		T_FAIL("write(%d, %zu): %s", fd, n, strerror(errno));
+}
+
+/* Waits (at most 2 s) until n bytes are buffered for reading on fd. */
+static inline void t_wait_inq(int fd, int n)
+{
+	int64_t deadline = t_now_ns() + 2000000000LL;
+	int v = 0;
+
+	for (;;) {
+		if (ioctl(fd, FIONREAD, &v) != 0)
+			T_FAIL("ioctl(%d, FIONREAD): %s", fd, strerror(errno));
+		if (v >= n)
+			return;
+		if (t_now_ns() > deadline)
+			T_FAIL("only %d of %d bytes arrived", v, n);
+		t_sleep_ms(1);
+	}
+}
+
+/* Sets *sin to 127.0.0.1, port 0 (any free port). */
+static inline void t_loopback(struct sockaddr_in *sin)
+{
+	memset(sin, 0, sizeof *sin);
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+}
+
+/* AF_INET socket on a free 127.0.0.1 port (*sin); listening if backlog > 0. */
+static inline int t_inet_socket(int type, int backlog, struct sockaddr_in *sin)
+{
+	socklen_t len = sizeof *sin;
+	int s = socket(AF_INET, type, 0);
+
+	if (s < 0)
+		T_FAIL("socket(AF_INET, %d): %s", type, strerror(errno));
+	t_loopback(sin);
+	if (bind(s, (struct sockaddr *)sin, sizeof *sin) != 0)
+		T_FAIL("bind(127.0.0.1:0): %s", strerror(errno));
+	if (backlog > 0 && listen(s, backlog) != 0)
+		T_FAIL("listen(%d): %s", backlog, strerror(errno));
+	if (getsockname(s, (struct sockaddr *)sin, &len) != 0)
+		T_FAIL("getsockname: %s", strerror(errno));
+	return s;
+}
+
+/* Connected TCP pair over 127.0.0.1: *client connect()ed, *server accepted. */
+static inline void t_tcp_pair(int *client, int *server)
+{
+	struct sockaddr_in sin;
+	int l = t_inet_socket(SOCK_STREAM, 4, &sin);
+
+	*client = socket(AF_INET, SOCK_STREAM, 0);
+	if (*client < 0)
+		T_FAIL("socket(AF_INET, SOCK_STREAM): %s", strerror(errno));
+	if (connect(*client, (struct sockaddr *)&sin, sizeof sin) != 0)
+		T_FAIL("connect(127.0.0.1:%u): %s", ntohs(sin.sin_port),
+		       strerror(errno));
+	*server = accept(l, NULL, NULL);
+	if (*server < 0)
+		T_FAIL("accept: %s", strerror(errno));
+	if (close(l) != 0)
+		T_FAIL("close(listener): %s", strerror(errno));
+}
+
+struct t_tmp {
+	char dir[64];
+	char path[128];
+};
+
+static inline struct t_tmp *t_tmp_state(void)
+{
+	static struct t_tmp tmp;
+	return &tmp;
+}
+
+static inline void t_tmp_cleanup(void)
+{
+	struct t_tmp *t = t_tmp_state();
+	if (t->path[0])
+		unlink(t->path);
+	if (t->dir[0])
+		rmdir(t->dir);
+}
+
+/* Returns <new dir in /tmp>/name, both removed at exit (one per test). */
+static inline const char *t_tmp_path(const char *name)
+{
+	struct t_tmp *t = t_tmp_state();
+
+	if (t->dir[0])
+		T_FAIL("t_tmp_path: one temporary path per test");
+	strcpy(t->dir, "/tmp/kqtest.XXXXXX");
+	if (mkdtemp(t->dir) == NULL) {
+		t->dir[0] = 0;
+		T_FAIL("mkdtemp: %s", strerror(errno));
+	}
+	atexit(t_tmp_cleanup);
+	snprintf(t->path, sizeof t->path, "%s/%s", t->dir, name);
+	return t->path;
+}
+
+/* Creates and opens (O_RDWR) an empty t_tmp_path() file; path to *path. */
+static inline int t_tmp_file(const char **path)
+{
+	const char *p = t_tmp_path("file");
+	int fd = open(p, O_RDWR | O_CREAT | O_EXCL, 0600);
+
+	if (fd < 0)
+		T_FAIL("open(%s): %s", p, strerror(errno));
+	if (path != NULL)
+		*path = p;
+	return fd;
+}
+
+/* Creates a FIFO at a t_tmp_path() and returns its path. */
+static inline const char *t_tmp_fifo(void)
+{
+	const char *p = t_tmp_path("fifo");
+
+	if (mkfifo(p, 0600) != 0)
+		T_FAIL("mkfifo(%s): %s", p, strerror(errno));
+	return p;
+}
+
+/* AF_UNIX stream socket listening at a t_tmp_path() (its address: *sun). */
+static inline int t_unix_listener(int backlog, struct sockaddr_un *sun)
+{
+	const char *p = t_tmp_path("sock");
+	int l;
+
+	memset(sun, 0, sizeof *sun);
+	sun->sun_family = AF_UNIX;
+	if (strlen(p) >= sizeof sun->sun_path)
+		T_FAIL("socket path too long: %s", p);
+	strcpy(sun->sun_path, p);
+	l = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (l < 0)
+		T_FAIL("socket(AF_UNIX, SOCK_STREAM): %s", strerror(errno));
+	if (bind(l, (struct sockaddr *)sun, sizeof *sun) != 0)
+		T_FAIL("bind(%s): %s", p, strerror(errno));
+	if (listen(l, backlog) != 0)
+		T_FAIL("listen(%d): %s", backlog, strerror(errno));
+	return l;
+}
+
+/* Opens a pty pair (O_RDWR | O_NOCTTY); skips the test if ptys fail. */
+static inline void t_pty(int *master, int *slave)
+{
+	*master = posix_openpt(O_RDWR | O_NOCTTY);
+	if (*master < 0)
+		T_SKIP("posix_openpt: %s", strerror(errno));
+	if (grantpt(*master) != 0 || unlockpt(*master) != 0)
+		T_SKIP("grantpt/unlockpt: %s", strerror(errno));
+	*slave = open(ptsname(*master), O_RDWR | O_NOCTTY);
+	if (*slave < 0)
+		T_SKIP("open pty slave: %s", strerror(errno));
+}
+
+/* Counts the entries of a directory whose names do not start with '.'. */
+static inline int t_count_dir(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int n = 0;
+
+	if (d == NULL)
+		T_FAIL("opendir(%s): %s", path, strerror(errno));
+	while ((e = readdir(d)) != NULL)
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* Counts open descriptors in /proc/self/fd, less the one used to read it. */
+static inline int t_count_fds(void)
+{
+	return t_count_dir("/proc/self/fd") - 1;
+}
+
+/* Installs fn as the handler of sig with the given sigaction flags. */
+static inline void t_on_signal(int sig, void (*fn)(int), int flags)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = fn;
+	sa.sa_flags = flags;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(sig, &sa, NULL) != 0)
+		T_FAIL("sigaction(%d): %s", sig, strerror(errno));
+}
+
+struct t_later {
+	int fd;
+	long ms;
+};
+
+static inline void *t_write_later_main(void *arg)
+{
+	struct t_later later = *(struct t_later *)arg;
+
+	free(arg);
+	t_sleep_ms(later.ms);
+	t_write(later.fd, "w", 1);
+	return NULL;
+}
+
+/* Writes a byte to fd after ms ms from a detached thread taking no signals. */
+static inline void t_write_later(int fd, long ms)
+{
+	struct t_later *later = malloc(sizeof *later);
+	sigset_t all, old;
+	pthread_t th;
+	int err;
+
+	if (later == NULL)
+		T_FAIL("malloc: %s", strerror(errno));
+	later->fd = fd;
+	later->ms = ms;
+	sigfillset(&all);
+	if ((err = pthread_sigmask(SIG_BLOCK, &all, &old)) != 0)
+		T_FAIL("pthread_sigmask: %s", strerror(err));
+	if ((err = pthread_create(&th, NULL, t_write_later_main, later)) != 0)
+		T_FAIL("pthread_create: %s", strerror(err));
+	if ((err = pthread_detach(th)) != 0)
+		T_FAIL("pthread_detach: %s", strerror(err));
+	if ((err = pthread_sigmask(SIG_SETMASK, &old, NULL)) != 0)
+		T_FAIL("pthread_sigmask: %s", strerror(err));
+}
+
+struct t_deadline {
+	char msg[160];
+	size_t len;
+};
+
+static inline struct t_deadline *t_deadline_state(void)
+{
+	static struct t_deadline deadline;
+	return &deadline;
+}
+
+static inline void t_deadline_fire(int sig)
+{
+	struct t_deadline *d = t_deadline_state();
+
+	(void)sig;
+	if (write(2, d->msg, d->len) < 0) {
+		/* nothing more to do */
+	}
+	_exit(1);
+}
+
+/* Fails the test with "FAIL: why" unless alarm(0) comes within sec seconds. */
+static inline void t_fail_after(unsigned int sec, const char *why)
+{
+	struct t_deadline *d = t_deadline_state();
+	int n = snprintf(d->msg, sizeof d->msg, "FAIL: %s\n", why);
+
+	if (n < 0 || (size_t)n >= sizeof d->msg)
+		T_FAIL("t_fail_after: message too long");
+	d->len = (size_t)n;
+	t_on_signal(SIGALRM, t_deadline_fire, SA_RESTART);
+	alarm(sec);
 }
 
 #endif /* KQ_TEST_T_H */

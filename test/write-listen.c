@@ -6,53 +6,17 @@
  */
 #include "t.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <poll.h>
-#include <sys/un.h>
-
-static char dir[64];
-static char path[128];
-
-static void cleanup(void)
-{
-	if (path[0])
-		unlink(path);
-	if (dir[0])
-		rmdir(dir);
-}
 
 int main(void)
 {
 	int kq = t_kqueue(), tl, ul, tc, uc;
 	struct sockaddr_in sin;
 	struct sockaddr_un sun;
-	socklen_t len = sizeof sin;
 	void *ud = (void *)0x606;
 
-	tl = socket(AF_INET, SOCK_STREAM, 0);
-	T_ASSERT(tl >= 0);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	T_ASSERT(bind(tl, (struct sockaddr *)&sin, sizeof sin) == 0);
-	T_ASSERT(listen(tl, 16) == 0);
-	T_ASSERT(getsockname(tl, (struct sockaddr *)&sin, &len) == 0);
-
-	strcpy(dir, "/tmp/kqtest-wl.XXXXXX");
-	if (mkdtemp(dir) == NULL) {
-		dir[0] = 0;
-		T_FAIL("mkdtemp: %s", strerror(errno));
-	}
-	atexit(cleanup);
-	snprintf(path, sizeof path, "%s/s", dir);
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	strcpy(sun.sun_path, path);
-	ul = socket(AF_UNIX, SOCK_STREAM, 0);
-	T_ASSERT(ul >= 0);
-	T_ASSERT(bind(ul, (struct sockaddr *)&sun, sizeof sun) == 0);
-	T_ASSERT(listen(ul, 16) == 0);
+	tl = t_inet_socket(SOCK_STREAM, 16, &sin);
+	ul = t_unix_listener(16, &sun);
 
 	t_change(kq, tl, EVFILT_WRITE, EV_ADD, 0, 0, ud);
 	t_change(kq, ul, EVFILT_WRITE, EV_ADD, 0, 0, ud);

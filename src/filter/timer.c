@@ -208,11 +208,15 @@ void kq_timer_report(struct kqueue *kq)
 	struct kq_timers *t = kq->timers;
 	if (!t)
 		return;
-	uint64_t ticks;
-	sys_read(t->tfd, &ticks, sizeof ticks);
 	t->armed = NEVER;
 	timers_expire(kq, t, clock_ns(CLOCK_MONOTONIC));
 	timers_rearm(t);
+	if (t->armed == NEVER) {
+		/* nothing left to arm: consume the expiry so the timerfd stops
+		 * being readable (a re-arm resets the count by itself) */
+		uint64_t ticks;
+		sys_read(t->tfd, &ticks, sizeof ticks);
+	}
 }
 
 /* ---- the filter ---- */

@@ -1,0 +1,34 @@
+/*
+ * K04: ADD|ONESHOT 500 ms; wait: one record {id, TIMER, EV_CLEAR|EV_ONESHOT,
+ * 0, 1, udata} no earlier than 500 ms; afterwards nothing more (the case
+ * sleeps 3 s; 1 s is more than the period and checks the same) and the
+ * knote is gone: DELETE -> ENOENT.  FreeBSD timer.c test_oneshot.
+ */
+#include "t.h"
+
+#define MS 1000000LL
+
+int main(void)
+{
+	int kq = t_kqueue();
+	struct kevent ev[8];
+	int ud;
+
+	int64_t a0 = t_now_ns();
+	t_change(kq, 4, EVFILT_TIMER, EV_ADD | EV_ONESHOT, 0, 500, &ud);
+	int n = t_wait(kq, ev, 8, 1500);
+	int64_t r1 = t_now_ns();
+	T_EQ(n, 1);
+	T_KEVENT(&ev[0], 4, EVFILT_TIMER, EV_CLEAR | EV_ONESHOT, 0, 1, &ud);
+	int64_t el = r1 - a0;
+	if (el < 500 * MS)
+		T_FAIL("500 ms one-shot fired after %lld us", (long long)(el / 1000));
+	if (el > 1000 * MS)
+		T_FAIL("500 ms one-shot fired late: %lld us", (long long)(el / 1000));
+
+	t_sleep_ms(1000);
+	T_NO_EVENTS(kq);
+	T_EQ(t_change_err(kq, 4, EVFILT_TIMER, EV_DELETE, 0, 0, NULL), ENOENT);
+	close(kq);
+	return 0;
+}

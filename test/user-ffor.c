@@ -1,0 +1,25 @@
+/*
+ * L08: NOTE_FFOR ors the change's user bits into the stored ones: created
+ * with 0x0001, triggered with NOTE_FFOR|0x0010 -> fflags 0x0011.  A further
+ * FFOR without a trigger adds bits to the (level, still triggered) knote.
+ * FreeBSD filt_usertouch, SPEC §6.11.
+ */
+#include "t.h"
+
+int main(void)
+{
+	int kq = t_kqueue();
+	int ud;
+	struct kevent ev[8];
+
+	t_change(kq, 1, EVFILT_USER, EV_ADD, 0x0001, 0, &ud);
+	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER | NOTE_FFOR | 0x0010, 0,
+		 &ud);
+	T_EQ(t_get(kq, ev, 8), 1);
+	T_KEVENT(&ev[0], 1, EVFILT_USER, 0, 0x0011, 0, &ud);
+
+	t_change(kq, 1, EVFILT_USER, 0, NOTE_FFOR | 0x800000, 0, &ud);
+	T_EQ(t_get(kq, ev, 8), 1);
+	T_KEVENT(&ev[0], 1, EVFILT_USER, 0, 0x800011, 0, &ud);
+	return 0;
+}
