@@ -82,13 +82,18 @@ int kq_register(struct kqueue *kq, struct kevent *kev)
 		err = fop->attach(kq, kn);
 		if (!err)
 			err = kq_arm(kq, kn, fop);
-		if (err) {
+		if (err)
 			kq_drop(kq, kn);
-			return err;
+		/* FreeBSD clears the change's fflags and data before calling
+		 * attach, so its record for a create echoes 0 whether attach
+		 * worked or not.  A closed descriptor is refused before that
+		 * point (fget), with fflags as given; epoll is where we learn
+		 * it, so keep the echo for EBADF. */
+		if (err != -EBADF || !fop->isfd) {
+			kev->fflags = 0;
+			kev->data = 0;
 		}
-		kev->fflags = 0;
-		kev->data = 0;
-		return 0;
+		return err;
 	}
 
 	if (flags & EV_DELETE) {
