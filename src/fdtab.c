@@ -111,3 +111,24 @@ bool kq_fdtab_busy(int fd)
 	       atomic_load_explicit(&e->interest, memory_order_acquire) != 0 ||
 	       atomic_load_explicit(&e->sockerr, memory_order_relaxed) != 0;
 }
+
+/* The first number in [from, to] that kq_fdtab_busy() would report, or -1;
+ * skips pages never allocated, so a range up to INT_MAX costs little. */
+int kq_fdtab_next_busy(int from, int to)
+{
+	if (from < 0)
+		from = 0;
+	for (long fd = from; fd <= to;) {
+		unsigned p = (unsigned)fd >> PAGE_BITS;
+		if (p >= NPAGES)
+			return -1;
+		if (!atomic_load_explicit(&pages[p], memory_order_acquire)) {
+			fd = (long)(p + 1) << PAGE_BITS;
+			continue;
+		}
+		if (kq_fdtab_busy((int)fd))
+			return (int)fd;
+		fd++;
+	}
+	return -1;
+}

@@ -32,24 +32,19 @@
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
 #endif
 
-static long ret_errno(long r)
-{
-	return r;   /* syscall() already set errno and returned -1 */
-}
-
 KQ_API int close(int fd)
 {
 	kq_fd_closing(fd);
 	/* Linux always frees the number, even when close reports EINTR, so
 	 * there is nothing to undo on failure. */
-	return (int)ret_errno(syscall(SYS_close, fd));
+	return (int)(syscall(SYS_close, fd));
 }
 
 KQ_API int dup3(int oldfd, int newfd, int flags)
 {
 	if (oldfd != newfd && kq_fdtab_busy(newfd) && sys_fcntl(oldfd, F_GETFD, 0) >= 0)
 		kq_fd_closing(newfd);
-	return (int)ret_errno(syscall(SYS_dup3, oldfd, newfd, flags));
+	return (int)(syscall(SYS_dup3, oldfd, newfd, flags));
 }
 
 KQ_API int dup2(int oldfd, int newfd)
@@ -66,25 +61,34 @@ KQ_API int dup2(int oldfd, int newfd)
 	return dup3(oldfd, newfd, 0);
 }
 
-static void closing_range(unsigned first, unsigned last)
+/* The highest descriptor number that can be open. */
+static unsigned fd_ceiling(void)
 {
 	struct rlimit rl;
-	unsigned top = last;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    rl.rlim_cur > 0 && top >= rl.rlim_cur)
-		top = (unsigned)rl.rlim_cur - 1;
-	if (top > INT_MAX)
-		top = INT_MAX;
-	for (unsigned fd = first; fd <= top && fd >= first; fd++)
-		if (kq_fdtab_busy((int)fd))
-			kq_fd_closing((int)fd);
+	    rl.rlim_cur > 0 && rl.rlim_cur <= INT_MAX)
+		return (unsigned)rl.rlim_cur - 1;
+	return INT_MAX;
+}
+
+static void closing_range(unsigned first, unsigned last)
+{
+	if (first > INT_MAX)
+		return;
+	int top = last > INT_MAX ? INT_MAX : (int)last;
+	for (int fd = (int)first; fd >= 0 && fd <= top; fd++) {
+		fd = kq_fdtab_next_busy(fd, top);
+		if (fd < 0)
+			break;
+		kq_fd_closing(fd);
+	}
 }
 
 KQ_API int close_range(unsigned int first, unsigned int last, int flags)
 {
 	if (!(flags & CLOSE_RANGE_CLOEXEC) && first <= last)
 		closing_range(first, last);
-	return (int)ret_errno(syscall(SYS_close_range, first, last, flags));
+	return (int)(syscall(SYS_close_range, first, last, flags));
 }
 
 KQ_API void closefrom(int lowfd)
@@ -93,7 +97,8 @@ KQ_API void closefrom(int lowfd)
 	closing_range(first, UINT_MAX);
 	int e = errno;
 	if (syscall(SYS_close_range, first, UINT_MAX, 0) != 0) {
-		for (unsigned fd = first; fd < 65536; fd++)
+		/* kernels before 5.9 */
+		for (unsigned fd = first, top = fd_ceiling(); fd <= top; fd++)
 			syscall(SYS_close, fd);
 	}
 	errno = e;
@@ -111,5 +116,5 @@ KQ_API int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
 			return 0;
 		}
 	}
-	return (int)ret_errno(syscall(SYS_getsockopt, fd, level, name, val, len));
+	return (int)(syscall(SYS_getsockopt, fd, level, name, val, len));
 }

@@ -181,6 +181,7 @@ int  kq_fdtab_peek_error(int fd);
 int  kq_fdtab_take_error(int fd);
 void kq_fdtab_clear(int fd);
 bool kq_fdtab_busy(int fd);
+int  kq_fdtab_next_busy(int from, int to);
 
 extern pthread_mutex_t kq_glock;
 extern struct kqueue *kq_live;
