@@ -10,12 +10,14 @@ extern const struct filterops kq_read_filtops;
 extern const struct filterops kq_write_filtops;
 extern const struct filterops kq_timer_filtops;
 extern const struct filterops kq_user_filtops;
+extern const struct filterops kq_signal_filtops;
 
 static const struct filterops *const filters[EVFILT_SYSCOUNT] = {
 	[~EVFILT_READ]  = &kq_read_filtops,
 	[~EVFILT_WRITE] = &kq_write_filtops,
 	[~EVFILT_TIMER] = &kq_timer_filtops,
 	[~EVFILT_USER]  = &kq_user_filtops,
+	[~EVFILT_SIGNAL] = &kq_signal_filtops,
 };
 
 const struct filterops *kq_filterops(short filter, int *err)

@@ -93,6 +93,7 @@ struct filterops {
 
 struct kq_vfile;
 struct kq_timers;
+struct kq_sigs;
 
 struct kqueue {
 	pthread_mutex_t    lock;
@@ -116,6 +117,7 @@ struct kqueue {
 
 	int                inofd;    /* inotify for regular-file READ, or -1 */
 	struct kq_timers  *timers;   /* EVFILT_TIMER: one timerfd + heap, or NULL */
+	struct kq_sigs    *sigs;     /* EVFILT_SIGNAL knotes of this kqueue, or NULL */
 	struct kq_vfile   *vfiles;   /* fd <-> inotify watch */
 	unsigned           nvfiles, capvfiles;
 
@@ -128,6 +130,7 @@ struct kqueue {
 #define KQ_TAG_INOTIFY (UINT64_MAX - 1)
 #define KQ_TAG_WRSET   (UINT64_MAX - 2)
 #define KQ_TAG_TIMER   (UINT64_MAX - 3)
+#define KQ_TAG_SIGNAL  (UINT64_MAX - 4)
 
 /* kqueue.c */
 int  kq_create(int flags);
@@ -156,8 +159,9 @@ void kq_activate(struct kqueue *kq, struct knote *kn);
 const struct filterops *kq_filterops(short filter, int *err);
 void kq_filters_fini(struct kqueue *kq);
 
-/* filter/timer.c */
+/* filter/timer.c, filter/signal.c */
 void kq_timer_report(struct kqueue *kq);
+void kq_signal_report(struct kqueue *kq);
 
 /* register.c */
 int  kq_register(struct kqueue *kq, struct kevent *kev);

@@ -103,6 +103,7 @@ int kq_create(int flags)
 	kq->inofd = -1;
 	kq->wrfd = -1;
 	kq->timers = NULL;
+	kq->sigs = NULL;
 	kq->vfiles = NULL;
 	kq->nvfiles = kq->capvfiles = 0;
 	pthread_mutex_unlock(&kq->lock);

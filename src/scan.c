@@ -46,6 +46,8 @@ static void kq_process(struct kqueue *kq, const struct epoll_event *evs, int n)
 			kq_process_wrset(kq);
 		else if (tag == KQ_TAG_TIMER)
 			kq_timer_report(kq);
+		else if (tag == KQ_TAG_SIGNAL)
+			kq_signal_report(kq);
 		else
 			kq_fd_report(kq, tag, evs[i].events);
 	}

@@ -1,0 +1,425 @@
+/*
+ * EVFILT_SIGNAL: count every time a signal is sent to the process, without
+ * taking it away from the program.
+ *
+ * While a signal has knotes, libkq's own handler is installed for it, and the
+ * program's disposition is kept aside and honoured by that handler: the
+ * program's handler is called, SIG_IGN does nothing (so an "ignored" signal
+ * is still counted, as on FreeBSD), SIG_DFL performs the default action
+ * (terminate, stop) after counting.  sigaction() and signal() are caught
+ * (exported below) so a program changing its disposition later changes the
+ * kept one, and the last EV_DELETE puts the program's disposition back.
+ *
+ * Counting: the handler adds 1 per delivery to a per-signal counter and
+ * writes a process-wide eventfd.  A signal the program blocks is not
+ * delivered; it stays pending.  A signalfd on the watched set, never read
+ * (reading would take the signal from the program), wakes the kqueues when
+ * one becomes pending, and the pending set is then counted once per pending
+ * episode (pending_counted), so its later delivery is not counted twice.
+ * Linux keeps one pending instance of a standard signal, so sends while it
+ * is pending are not seen.  Both fds are registered edge-triggered in every
+ * kqueue that has signal knotes; they belong to the process, not a kqueue.
+ *
+ * Each knote remembers the counter value it last reported (seen).
+ *
+ * Never watched for real (accepted, never fire, as FreeBSD accepts any
+ * ident): SIGKILL, SIGSTOP, numbers out of range, and the real-time signals
+ * glibc reserves for itself (below SIGRTMIN).  SIGCHLD set to SIG_IGN keeps
+ * the real SIG_IGN: it means "reap children automatically", and FreeBSD does
+ * not count an ignored SIGCHLD either.
+ */
+#include "kq.h"
+#include "sys.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+
+#define KQ_API __attribute__((visibility("default")))
+#define NSIGS 65
+
+/* glibc's own entry point, reached without going through our sigaction. */
+extern int __sigaction(int, const struct sigaction *, struct sigaction *);
+
+struct sigstate {
+	atomic_uint_fast64_t count;          /* sends seen (see top) */
+	atomic_int           pending_counted;
+	atomic_int           progsel;        /* which prog[] entry is current */
+	int                  watchers;       /* knotes, all kqueues; sig_lock */
+	struct sigaction     prog[2];        /* the program's disposition */
+};
+
+static pthread_mutex_t sig_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sigstate sigs[NSIGS];
+static sigset_t watched;                  /* sig_lock */
+static int sig_wakefd = -1;               /* sig_lock to create; then read-only */
+static int sig_sfd = -1;                  /* sig_lock */
+
+/* Per kqueue: its signal knotes (kq->lock). */
+struct kq_sigs {
+	struct knote **v;
+	unsigned       n, cap;
+	bool           registered;   /* the process fds are in kq's epoll set */
+};
+
+static bool catchable(int sig)
+{
+	return sig > 0 && sig < NSIGS && sig != SIGKILL && sig != SIGSTOP &&
+	       (sig < 32 || sig >= SIGRTMIN);
+}
+
+static const struct sigaction *prog_of(int sig)
+{
+	return &sigs[sig].prog[atomic_load_explicit(&sigs[sig].progsel, memory_order_acquire)];
+}
+
+static void prog_set(int sig, const struct sigaction *act)
+{
+	int next = !atomic_load(&sigs[sig].progsel);
+	sigs[sig].prog[next] = *act;
+	atomic_store_explicit(&sigs[sig].progsel, next, memory_order_release);
+}
+
+static bool default_ignores(int sig)
+{
+	return sig == SIGCHLD || sig == SIGCONT || sig == SIGURG || sig == SIGWINCH;
+}
+
+/* The program asked for SIG_DFL: do what the kernel would have done. */
+static void default_action(int sig)
+{
+	if (default_ignores(sig))
+		return;
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, ours;
+	sigset_t set, old;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	__sigaction(sig, &dfl, &ours);
+	pthread_sigmask(SIG_UNBLOCK, &set, &old);
+	raise(sig);   /* terminates, or stops until SIGCONT */
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	__sigaction(sig, &ours, NULL);
+}
+
+static void kq_sig_handler(int sig, siginfo_t *info, void *uc)
+{
+	int e = errno;
+	struct sigstate *s = &sigs[sig];
+	if (!atomic_exchange(&s->pending_counted, 0))
+		atomic_fetch_add(&s->count, 1);
+	uint64_t one = 1;
+	syscall(SYS_write, sig_wakefd, &one, sizeof one);
+
+	const struct sigaction *p = prog_of(sig);
+	if (p->sa_flags & SA_SIGINFO) {
+		void (*fn)(int, siginfo_t *, void *) = p->sa_sigaction;
+		if (p->sa_handler != SIG_IGN && p->sa_handler != SIG_DFL && fn)
+			fn(sig, info, uc);
+	} else if (p->sa_handler == SIG_DFL) {
+		default_action(sig);
+	} else if (p->sa_handler != SIG_IGN) {
+		p->sa_handler(sig);
+	}
+	if (p->sa_flags & SA_RESETHAND) {
+		struct sigaction *cur = &s->prog[atomic_load(&s->progsel)];
+		cur->sa_handler = SIG_DFL;
+		cur->sa_flags &= ~SA_SIGINFO;
+	}
+	errno = e;
+}
+
+/* Puts the handler that implements the kept disposition in place.  sig_lock. */
+static int install(int sig)
+{
+	const struct sigaction *p = prog_of(sig);
+	struct sigaction ours;
+	memset(&ours, 0, sizeof ours);
+	if (sig == SIGCHLD && !(p->sa_flags & SA_SIGINFO) && p->sa_handler == SIG_IGN) {
+		ours = *p;
+	} else {
+		ours.sa_sigaction = kq_sig_handler;
+		ours.sa_mask = p->sa_mask;
+		ours.sa_flags = SA_SIGINFO | (p->sa_flags &
+			(SA_RESTART | SA_ONSTACK | SA_NODEFER | SA_NOCLDSTOP | SA_NOCLDWAIT));
+	}
+	int e = errno, r = __sigaction(sig, &ours, NULL);
+	r = r < 0 ? -errno : 0;
+	errno = e;
+	return r;
+}
+
+/* The pending set: count signals that became pending since last looked at,
+ * forget episodes that ended without delivery (sigwait, signalfd read). */
+static void scan_pending(void)
+{
+	sigset_t pend;
+	if (sigpending(&pend) != 0)
+		return;
+	for (int sig = 1; sig < NSIGS; sig++) {
+		if (!catchable(sig) || !sigismember(&watched, sig))
+			continue;
+		struct sigstate *s = &sigs[sig];
+		if (sigismember(&pend, sig)) {
+			int zero = 0;
+			if (atomic_compare_exchange_strong(&s->pending_counted, &zero, 1))
+				atomic_fetch_add(&s->count, 1);
+		} else {
+			atomic_store(&s->pending_counted, 0);
+		}
+	}
+}
+
+static int process_fds(void)
+{
+	if (sig_wakefd < 0) {
+		int fd = sys_eventfd();
+		if (fd < 0)
+			return fd;
+		sig_wakefd = fd;
+	}
+	int e = errno;
+	int fd = signalfd(sig_sfd, &watched, SFD_NONBLOCK | SFD_CLOEXEC);
+	int err = fd < 0 ? -errno : 0;
+	errno = e;
+	if (err)
+		return err;
+	sig_sfd = fd;
+	return 0;
+}
+
+/* A knote starts watching sig.  sig_lock held. */
+static int watch(int sig)
+{
+	if (!catchable(sig))
+		return 0;
+	if (sigs[sig].watchers++ > 0)
+		return 0;
+	struct sigaction cur;
+	int e = errno, r = __sigaction(sig, NULL, &cur);
+	errno = e;
+	if (r != 0) {
+		sigs[sig].watchers--;
+		return -EINVAL;
+	}
+	prog_set(sig, &cur);
+	/* FreeBSD counts only sends after the knote exists. */
+	sigset_t pend;
+	atomic_store(&sigs[sig].pending_counted,
+		     sigpending(&pend) == 0 && sigismember(&pend, sig));
+	sigaddset(&watched, sig);
+	int err = process_fds();
+	if (!err)
+		err = install(sig);
+	if (err) {
+		sigdelset(&watched, sig);
+		sigs[sig].watchers--;
+	}
+	return err;
+}
+
+static void unwatch(int sig)
+{
+	if (!catchable(sig) || --sigs[sig].watchers > 0)
+		return;
+	int e = errno;
+	__sigaction(sig, prog_of(sig), NULL);
+	errno = e;
+	sigdelset(&watched, sig);
+	atomic_store(&sigs[sig].pending_counted, 0);
+	process_fds();   /* narrows the signalfd's set */
+}
+
+/* ---- per kqueue ---- */
+
+static int kq_sigs_add(struct kqueue *kq, struct knote *kn)
+{
+	struct kq_sigs *ks = kq->sigs;
+	if (!ks) {
+		ks = calloc(1, sizeof *ks);
+		if (!ks)
+			return -ENOMEM;
+		kq->sigs = ks;
+	}
+	if (ks->n == ks->cap) {
+		unsigned cap = ks->cap ? ks->cap * 2 : 8;
+		struct knote **v = realloc(ks->v, cap * sizeof *v);
+		if (!v)
+			return -ENOMEM;
+		ks->v = v;
+		ks->cap = cap;
+	}
+	if (!ks->registered && sig_wakefd >= 0) {
+		int err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, sig_wakefd,
+					EPOLLIN | EPOLLET, KQ_TAG_SIGNAL);
+		if (!err && sig_sfd >= 0)
+			err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, sig_sfd,
+					    EPOLLIN | EPOLLET, KQ_TAG_SIGNAL);
+		if (err) {
+			sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, sig_wakefd, 0, 0);
+			return err;
+		}
+		ks->registered = true;
+	}
+	ks->v[ks->n++] = kn;
+	return 0;
+}
+
+static void kq_sigs_remove(struct kqueue *kq, struct knote *kn)
+{
+	struct kq_sigs *ks = kq->sigs;
+	if (!ks)
+		return;
+	for (unsigned i = 0; i < ks->n; i++) {
+		if (ks->v[i] == kn) {
+			ks->v[i] = ks->v[--ks->n];
+			break;
+		}
+	}
+	if (ks->n == 0 && ks->registered && !kq->dead) {
+		sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, sig_wakefd, 0, 0);
+		sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, sig_sfd, 0, 0);
+		ks->registered = false;
+	}
+}
+
+/* One of the process's signal fds reported: activate knotes with news. */
+void kq_signal_report(struct kqueue *kq)
+{
+	struct kq_sigs *ks = kq->sigs;
+	if (!ks)
+		return;
+	scan_pending();
+	for (unsigned i = 0; i < ks->n; i++) {
+		struct knote *kn = ks->v[i];
+		uint64_t *seen = kn->fstate;
+		if (kn->ident < NSIGS && atomic_load(&sigs[kn->ident].count) != *seen)
+			kq_activate(kq, kn);
+	}
+}
+
+static int signal_attach(struct kqueue *kq, struct knote *kn)
+{
+	uint64_t *seen = malloc(sizeof *seen);
+	if (!seen)
+		return -ENOMEM;
+	kn->flags |= EV_CLEAR;
+	int sig = kn->ident < NSIGS ? (int)kn->ident : 0;
+	pthread_mutex_lock(&sig_lock);
+	int err = watch(sig);
+	pthread_mutex_unlock(&sig_lock);
+	if (err) {
+		free(seen);
+		return err;
+	}
+	*seen = sig ? atomic_load(&sigs[sig].count) : 0;
+	kn->fstate = seen;
+	err = kq_sigs_add(kq, kn);
+	if (err) {
+		pthread_mutex_lock(&sig_lock);
+		unwatch(sig);
+		pthread_mutex_unlock(&sig_lock);
+		free(seen);
+		kn->fstate = NULL;
+	}
+	return err;
+}
+
+static void signal_detach(struct kqueue *kq, struct knote *kn)
+{
+	if (!kn->fstate)
+		return;
+	kq_sigs_remove(kq, kn);
+	pthread_mutex_lock(&sig_lock);
+	unwatch(kn->ident < NSIGS ? (int)kn->ident : 0);
+	pthread_mutex_unlock(&sig_lock);
+	free(kn->fstate);
+	kn->fstate = NULL;
+}
+
+static int signal_event(struct kqueue *kq, struct knote *kn)
+{
+	(void)kq;
+	uint64_t *seen = kn->fstate;
+	if (kn->ident >= NSIGS || !seen)
+		return 0;
+	scan_pending();
+	uint64_t cur = atomic_load(&sigs[kn->ident].count);
+	if (cur != *seen) {
+		kn->data += (int64_t)(cur - *seen);
+		*seen = cur;
+	}
+	kn->fflags = 0;
+	return kn->data > 0;
+}
+
+/* Sends counted while disabled are reported on enable (FreeBSD). */
+static int signal_arm(struct kqueue *kq, struct knote *kn)
+{
+	(void)kq;
+	uint64_t *seen = kn->fstate;
+	bool news = kn->ident < NSIGS && seen &&
+		    atomic_load(&sigs[kn->ident].count) != *seen;
+	return (news || kn->data > 0) ? 0 : 1;
+}
+
+static void signal_fini(struct kqueue *kq)
+{
+	if (!kq->sigs)
+		return;
+	free(kq->sigs->v);
+	free(kq->sigs);
+	kq->sigs = NULL;
+}
+
+const struct filterops kq_signal_filtops = {
+	.isfd = false,
+	.attach = signal_attach,
+	.detach = signal_detach,
+	.event = signal_event,
+	.arm = signal_arm,
+	.fini = signal_fini,
+};
+
+/* ---- the program's calls ---- */
+
+KQ_API int sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
+{
+	if (!catchable(sig))
+		return __sigaction(sig, act, oact);
+	pthread_mutex_lock(&sig_lock);
+	int r;
+	if (sigs[sig].watchers == 0) {
+		r = __sigaction(sig, act, oact);
+	} else {
+		if (oact)
+			*oact = *prog_of(sig);
+		r = 0;
+		if (act) {
+			prog_set(sig, act);
+			r = install(sig);
+			if (r < 0) {
+				errno = -r;
+				r = -1;
+			}
+		}
+	}
+	pthread_mutex_unlock(&sig_lock);
+	return r;
+}
+
+/* BSD semantics, as glibc's signal(): restart interrupted calls, block the
+ * signal while its handler runs. */
+KQ_API sighandler_t signal(int sig, sighandler_t handler)
+{
+	struct sigaction act, old;
+	memset(&act, 0, sizeof act);
+	act.sa_handler = handler;
+	sigemptyset(&act.sa_mask);
+	if (sig > 0 && sig < NSIGS)
+		sigaddset(&act.sa_mask, sig);
+	act.sa_flags = SA_RESTART;
+	if (sigaction(sig, &act, &old) < 0)
+		return SIG_ERR;
+	return old.sa_handler;
+}
