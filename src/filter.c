@@ -11,6 +11,7 @@ extern const struct filterops kq_write_filtops;
 extern const struct filterops kq_timer_filtops;
 extern const struct filterops kq_user_filtops;
 extern const struct filterops kq_signal_filtops;
+extern const struct filterops kq_proc_filtops;
 
 static const struct filterops *const filters[EVFILT_SYSCOUNT] = {
 	[~EVFILT_READ]  = &kq_read_filtops,
@@ -18,6 +19,7 @@ static const struct filterops *const filters[EVFILT_SYSCOUNT] = {
 	[~EVFILT_TIMER] = &kq_timer_filtops,
 	[~EVFILT_USER]  = &kq_user_filtops,
 	[~EVFILT_SIGNAL] = &kq_signal_filtops,
+	[~EVFILT_PROC]  = &kq_proc_filtops,
 };
 
 const struct filterops *kq_filterops(short filter, int *err)

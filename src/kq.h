@@ -94,6 +94,7 @@ struct filterops {
 struct kq_vfile;
 struct kq_timers;
 struct kq_sigs;
+struct kq_procs;
 
 struct kqueue {
 	pthread_mutex_t    lock;
@@ -118,6 +119,7 @@ struct kqueue {
 	int                inofd;    /* inotify for regular-file READ, or -1 */
 	struct kq_timers  *timers;   /* EVFILT_TIMER: one timerfd + heap, or NULL */
 	struct kq_sigs    *sigs;     /* EVFILT_SIGNAL knotes of this kqueue, or NULL */
+	struct kq_procs   *procs;    /* EVFILT_PROC: pidfd slots, connector, or NULL */
 	struct kq_vfile   *vfiles;   /* fd <-> inotify watch */
 	unsigned           nvfiles, capvfiles;
 
@@ -131,6 +133,7 @@ struct kqueue {
 #define KQ_TAG_WRSET   (UINT64_MAX - 2)
 #define KQ_TAG_TIMER   (UINT64_MAX - 3)
 #define KQ_TAG_SIGNAL  (UINT64_MAX - 4)
+#define KQ_TAG_PROCCN  (UINT64_MAX - 5)
 
 /* kqueue.c */
 int  kq_create(int flags);
@@ -162,6 +165,9 @@ void kq_filters_fini(struct kqueue *kq);
 /* filter/timer.c, filter/signal.c */
 void kq_timer_report(struct kqueue *kq);
 void kq_signal_report(struct kqueue *kq);
+bool kq_proc_tag(uint64_t tag);
+void kq_proc_report(struct kqueue *kq, uint64_t tag, uint32_t revents);
+void kq_proc_connector_report(struct kqueue *kq);
 
 /* register.c */
 int  kq_register(struct kqueue *kq, struct kevent *kev);

@@ -104,6 +104,7 @@ int kq_create(int flags)
 	kq->wrfd = -1;
 	kq->timers = NULL;
 	kq->sigs = NULL;
+	kq->procs = NULL;
 	kq->vfiles = NULL;
 	kq->nvfiles = kq->capvfiles = 0;
 	pthread_mutex_unlock(&kq->lock);

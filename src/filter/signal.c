@@ -17,7 +17,9 @@
  * one becomes pending, and the pending set is then counted once per pending
  * episode (pending_counted), so its later delivery is not counted twice.
  * Linux keeps one pending instance of a standard signal, so sends while it
- * is pending are not seen.  Both fds are registered edge-triggered in every
+ * is pending are not seen.  sigwait(), sigwaitinfo() and sigtimedwait() are
+ * caught too: the signal they return ends its pending episode (and is
+ * counted then if no kqueue had looked yet), so the next send counts again.  Both fds are registered edge-triggered in every
  * kqueue that has signal knotes; they belong to the process, not a kqueue.
  *
  * Each knote remembers the counter value it last reported (seen).
@@ -31,6 +33,7 @@
 #include "kq.h"
 #include "sys.h"
 
+#include <dlfcn.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -422,4 +425,62 @@ KQ_API sighandler_t signal(int sig, sighandler_t handler)
 	if (sigaction(sig, &act, &old) < 0)
 		return SIG_ERR;
 	return old.sa_handler;
+}
+
+/* The program took a pending signal with one of the sigwait family: that
+ * pending episode is over.  Count it if no kqueue counted it yet. */
+static void consumed(int sig)
+{
+	if (!catchable(sig) || !sigismember(&watched, sig))
+		return;
+	if (!atomic_exchange(&sigs[sig].pending_counted, 0)) {
+		atomic_fetch_add(&sigs[sig].count, 1);
+		uint64_t one = 1;
+		syscall(SYS_write, sig_wakefd, &one, sizeof one);
+	}
+}
+
+typedef int (*sigtimedwait_fn)(const sigset_t *, siginfo_t *, const struct timespec *);
+static sigtimedwait_fn real_sigtimedwait;
+static pthread_once_t real_once = PTHREAD_ONCE_INIT;
+
+static void find_real(void)
+{
+	real_sigtimedwait = (sigtimedwait_fn)dlsym(RTLD_NEXT, "sigtimedwait");
+}
+
+KQ_API int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *ts)
+{
+	pthread_once(&real_once, find_real);
+	int sig;
+	if (real_sigtimedwait) {
+		sig = real_sigtimedwait(set, info, ts);
+	} else {
+		/* static link without dlsym: the system call itself */
+		sig = (int)syscall(SYS_rt_sigtimedwait, set, info, ts, (long)(_NSIG / 8));
+	}
+	if (sig > 0)
+		consumed(sig);
+	return sig;
+}
+
+KQ_API int sigwaitinfo(const sigset_t *set, siginfo_t *info)
+{
+	return sigtimedwait(set, info, NULL);
+}
+
+KQ_API int sigwait(const sigset_t *set, int *sig)
+{
+	int r, e = errno;
+	do
+		r = sigtimedwait(set, NULL, NULL);
+	while (r < 0 && errno == EINTR);
+	if (r < 0) {
+		r = errno;
+		errno = e;
+		return r;
+	}
+	errno = e;
+	*sig = r;
+	return 0;
 }

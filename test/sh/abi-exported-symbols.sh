@@ -7,6 +7,7 @@
 # libkq.so must define (nm -D --defined-only) exactly these dynamic symbols:
 #   kqueue kqueuex kqueue1 kevent             the BSD interface
 #   close dup2 dup3 close_range closefrom getsockopt sigaction signal
+#   sigtimedwait sigwaitinfo sigwait
 #                                             deliberate interposers, so that
 #                                             knotes die with their descriptor
 #                                             (docs/differences.md)
@@ -30,7 +31,7 @@ fi
 BINDIR=$2
 SO=$3
 
-EXPECTED="close close_range closefrom dup2 dup3 getsockopt kevent kqueue kqueue1 kqueuex sigaction signal"
+EXPECTED="close close_range closefrom dup2 dup3 getsockopt kevent kqueue kqueue1 kqueuex sigaction signal sigtimedwait sigwait sigwaitinfo"
 
 if ! command -v nm >/dev/null 2>&1; then
 	echo "SKIP: nm (binutils) is not installed"
