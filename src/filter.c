@@ -12,6 +12,7 @@ extern const struct filterops kq_timer_filtops;
 extern const struct filterops kq_user_filtops;
 extern const struct filterops kq_signal_filtops;
 extern const struct filterops kq_proc_filtops;
+extern const struct filterops kq_vnode_filtops;
 
 static const struct filterops *const filters[EVFILT_SYSCOUNT] = {
 	[~EVFILT_READ]  = &kq_read_filtops,
@@ -20,6 +21,7 @@ static const struct filterops *const filters[EVFILT_SYSCOUNT] = {
 	[~EVFILT_USER]  = &kq_user_filtops,
 	[~EVFILT_SIGNAL] = &kq_signal_filtops,
 	[~EVFILT_PROC]  = &kq_proc_filtops,
+	[~EVFILT_VNODE] = &kq_vnode_filtops,
 };
 
 const struct filterops *kq_filterops(short filter, int *err)

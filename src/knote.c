@@ -144,6 +144,7 @@ void kq_enqueue(struct kqueue *kq, struct knote *kn)
 	kq->qtailp = &kn->qnext;
 	kn->status |= KN_QUEUED;
 	kq->qcount++;
+	kq->nact++;
 }
 
 void kq_dequeue(struct kqueue *kq, struct knote *kn)

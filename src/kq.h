@@ -42,6 +42,9 @@ struct knote;
 #define KN_FORCED    0x0010  /* EV_FORCEONESHOT: deliver without re-validation */
 #define KN_SNAPSHOT  0x0020  /* data/fflags were computed at activation */
 
+/* kn->fpriv of a READ knote on a regular file: its inotify watch is held */
+#define KQ_FPRIV_FILE_WATCHED 0x0001
+
 struct knote {
 	struct knote  *qnext;    /* ready queue */
 	struct knote **qprevp;   /* ready queue; NULL when not queued */
@@ -91,7 +94,7 @@ struct filterops {
 	void (*fini)(struct kqueue *);
 };
 
-struct kq_vfile;
+struct kq_vnodes;
 struct kq_timers;
 struct kq_sigs;
 struct kq_procs;
@@ -109,6 +112,7 @@ struct kqueue {
 	struct knote      *qhead;    /* ready queue, FIFO */
 	struct knote     **qtailp;
 	unsigned           qcount;
+	uint64_t           nact;     /* knotes ever queued: activations, for outer kqueues */
 
 	struct kq_fdslot  *fds;      /* indexed by fd */
 	unsigned           nfds;
@@ -116,12 +120,10 @@ struct kqueue {
 	unsigned           hsize;    /* power of two, or 0 */
 	unsigned           hcount;
 
-	int                inofd;    /* inotify for regular-file READ, or -1 */
+	struct kq_vnodes  *vnodes;   /* inotify for VNODE and file READ, or NULL */
 	struct kq_timers  *timers;   /* EVFILT_TIMER: one timerfd + heap, or NULL */
 	struct kq_sigs    *sigs;     /* EVFILT_SIGNAL knotes of this kqueue, or NULL */
 	struct kq_procs   *procs;    /* EVFILT_PROC: pidfd slots, connector, or NULL */
-	struct kq_vfile   *vfiles;   /* fd <-> inotify watch */
-	unsigned           nvfiles, capvfiles;
 
 	struct kqueue     *gnext;    /* kq_glock: live list / free list */
 	struct kqueue    **gprevp;
@@ -168,6 +170,8 @@ void kq_signal_report(struct kqueue *kq);
 bool kq_proc_tag(uint64_t tag);
 void kq_proc_report(struct kqueue *kq, uint64_t tag, uint32_t revents);
 void kq_proc_connector_report(struct kqueue *kq);
+int  kq_vnode_sync(struct kqueue *kq, int fd);
+void kq_vnode_report(struct kqueue *kq);
 
 /* register.c */
 int  kq_register(struct kqueue *kq, struct kevent *kev);

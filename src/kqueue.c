@@ -100,13 +100,11 @@ int kq_create(int flags)
 	kq->hash = NULL;
 	kq->hsize = 0;
 	kq->hcount = 0;
-	kq->inofd = -1;
+	kq->vnodes = NULL;
 	kq->wrfd = -1;
 	kq->timers = NULL;
 	kq->sigs = NULL;
 	kq->procs = NULL;
-	kq->vfiles = NULL;
-	kq->nvfiles = kq->capvfiles = 0;
 	pthread_mutex_unlock(&kq->lock);
 
 	pthread_mutex_lock(&kq_glock);

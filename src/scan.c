@@ -21,7 +21,6 @@
 #define HARVEST_MAX 64
 
 void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents);   /* filter/fd.c */
-void kq_vfile_report(struct kqueue *kq);                                /* filter/vfile.c */
 
 static void kq_process(struct kqueue *kq, const struct epoll_event *evs, int n);
 
@@ -41,7 +40,7 @@ static void kq_process(struct kqueue *kq, const struct epoll_event *evs, int n)
 		if (tag == KQ_TAG_WAKE)
 			kq_wake_reported(kq);
 		else if (tag == KQ_TAG_INOTIFY)
-			kq_vfile_report(kq);
+			kq_vnode_report(kq);
 		else if (tag == KQ_TAG_WRSET)
 			kq_process_wrset(kq);
 		else if (tag == KQ_TAG_TIMER)
@@ -125,8 +124,13 @@ static int kq_deliver(struct kqueue *kq, struct kevent *ev, int nevents)
 		} else
 			fire = fop->event(kq, kn);
 		kn->status &= ~(KN_FRESH | KN_SNAPSHOT | KN_FORCED);
-		if (!fire)
+		if (!fire) {
+			/* FreeBSD's EV_DROP: the source is gone with nothing
+			 * to report (a process exit nobody asked about) */
+			if (kn->flags & EV_DROP)
+				kq_drop(kq, kn);
 			continue;
+		}
 
 		copyout(&ev[n++], kn);
 		if (fop->delivered)

@@ -34,14 +34,13 @@
 #define SLOT_WEPOLL  0x40   /* the WRITE knote has its own entry in kq->wrfd */
 #define SLOT_WET     0x80   /* ... and it is edge-triggered */
 
-#define FPRIV_WATCHED 0x0001 /* READ on a regular file: inotify watch held */
+#define FPRIV_WATCHED KQ_FPRIV_FILE_WATCHED
 
 #define READ_BITS   (EPOLLIN | EPOLLRDHUP)
+/* EVFILT_VNODE knotes share the fd's knote list but not its epoll entry */
+#define IS_RW(kn)   ((kn)->filter == EVFILT_READ || (kn)->filter == EVFILT_WRITE)
 #define WRITE_BITS  (EPOLLOUT)
 
-int  kq_vfile_watch(struct kqueue *kq, int fd);      /* filter/vfile.c */
-void kq_vfile_unwatch(struct kqueue *kq, int fd);
-void kq_vfile_fini(struct kqueue *kq);
 
 static struct kq_fdslot *slot_of(struct kqueue *kq, const struct knote *kn)
 {
@@ -68,8 +67,10 @@ static bool slot_split(const struct kq_fdslot *s)
 	for (struct knote *kn = s->head; kn; kn = kn->link) {
 		if (kn->filter == EVFILT_READ)
 			r = true;
-		else
+		else if (kn->filter == EVFILT_WRITE)
 			w = true;
+		else
+			continue;
 		if (kn->flags & EV_CLEAR)
 			clear = true;
 	}
@@ -83,7 +84,7 @@ static uint32_t entry_events(struct kq_fdslot *s, short filter)
 	uint32_t all = 0, en = 0;
 	bool clear = false;
 	for (struct knote *kn = s->head; kn; kn = kn->link) {
-		if (filter && kn->filter != filter)
+		if (!IS_RW(kn) || (filter && kn->filter != filter))
 			continue;
 		uint32_t bits = kn->filter == EVFILT_READ ? READ_BITS : WRITE_BITS;
 		all |= bits;
@@ -94,7 +95,7 @@ static uint32_t entry_events(struct kq_fdslot *s, short filter)
 	}
 	bool et = clear || !en || (s->state & SLOT_DEMOTED);
 	for (struct knote *kn = s->head; kn; kn = kn->link) {
-		if (filter && kn->filter != filter)
+		if (!IS_RW(kn) || (filter && kn->filter != filter))
 			continue;
 		if (et)
 			kn->status &= ~KN_LEVELSRC;
@@ -203,9 +204,10 @@ static int watch_file(struct kqueue *kq, struct kq_fdslot *s, struct knote *kn)
 	if (kn->filter != EVFILT_READ || s->kind != KQ_FD_FILE ||
 	    (kn->fpriv & FPRIV_WATCHED))
 		return 0;
-	int err = kq_vfile_watch(kq, (int)kn->ident);
-	if (!err)
-		kn->fpriv |= FPRIV_WATCHED;
+	kn->fpriv |= FPRIV_WATCHED;
+	int err = kq_vnode_sync(kq, (int)kn->ident);
+	if (err)
+		kn->fpriv &= ~FPRIV_WATCHED;
 	return err;
 }
 
@@ -282,7 +284,7 @@ static void fd_detach(struct kqueue *kq, struct knote *kn)
 		return;
 	if (s->state & SLOT_NOPOLL) {
 		if ((kn->fpriv & FPRIV_WATCHED) && !kq->dead)
-			kq_vfile_unwatch(kq, (int)kn->ident);
+			kq_vnode_sync(kq, (int)kn->ident);
 	} else if (!kq->dead) {
 		slot_sync(kq, s, (int)kn->ident, NULL);
 	} else if (!s->head) {
@@ -397,13 +399,27 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 		return 1;
 	}
 	case KQ_FD_KQUEUE: {
+		/* Looking into the inner kqueue moves its epoll reports onto
+		 * its queue, and making it readable for poll() is itself a
+		 * wake-up our edge-triggered entry sees.  So an EV_CLEAR
+		 * knote fires for new activations inside it (FreeBSD's
+		 * KNOTE on the kqueue), not for every edge.  fstate holds the
+		 * inner activation count last reported. */
 		struct kqueue *inner = kq_acquire(fd);
 		if (!inner)
 			return 0;
 		n = kq_pending_count(inner);
+		uint64_t act = inner->nact;
 		kq_release(inner);
 		kn->data = n;
-		return n > 0;
+		if (n <= 0)
+			return 0;
+		if (kn->flags & EV_CLEAR) {
+			if ((uint64_t)(uintptr_t)kn->fstate == act)
+				return 0;
+			kn->fstate = (void *)(uintptr_t)act;
+		}
+		return 1;
 	}
 	case KQ_FD_FILE:
 		if (kq_file_remaining(fd, &n) != 0)
@@ -547,6 +563,8 @@ void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 		return;
 	s->revents = (uint16_t)revents;
 	for (struct knote *kn = s->head; kn; kn = kn->link) {
+		if (!IS_RW(kn))
+			continue;
 		uint32_t care = kn->filter == EVFILT_READ
 			? (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)
 			: (EPOLLOUT | EPOLLHUP | EPOLLERR);
@@ -567,14 +585,13 @@ void kq_fd_activate_reads(struct kqueue *kq, int fd)
 			kq_activate(kq, kn);
 }
 
-/* The kqueue is being destroyed: the objects READ/WRITE share go.  (Only
- * READ's vector has it, so it runs once.) */
+/* The kqueue is being destroyed: the WRITE set goes (READ's vector only, so
+ * it runs once; the inotify instance belongs to filter/vnode.c). */
 static void fd_fini(struct kqueue *kq)
 {
 	if (kq->wrfd >= 0)
 		sys_close(kq->wrfd);
 	kq->wrfd = -1;
-	kq_vfile_fini(kq);
 }
 
 const struct filterops kq_read_filtops = {

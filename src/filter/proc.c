@@ -6,7 +6,8 @@
  * when it is reaped.  For a child of ours, waitid(P_PIDFD, WNOWAIT) gives the
  * wait status at exit without reaping it.  For any other process Linux gives
  * the status only after its parent reaped it (PIDFD_GET_INFO, Linux 6.13),
- * so that record waits for the HUP edge; older kernels report status 0.
+ * so that record waits for the HUP edge; kernels before 6.15 (no exit field
+ * in PIDFD_GET_INFO) report status 0.
  *
  * NOTE_FORK, NOTE_EXEC and NOTE_TRACK come from the netlink process
  * connector: one socket per kqueue, opened when the first knote asks for one
@@ -36,7 +37,8 @@
 #define P_PIDFD 3
 #endif
 
-/* PIDFD_GET_INFO (Linux 6.13), first version of the structure. */
+/* PIDFD_GET_INFO (Linux 6.13; PIDFD_INFO_EXIT since 6.15), first version of
+ * the structure. */
 struct kq_pidfd_info {
 	uint64_t mask, cgroupid;
 	uint32_t pid, tgid, ppid, ruid, rgid, euid, egid, suid, sgid, fsuid, fsgid;
@@ -213,10 +215,11 @@ static void proc_exited(struct kqueue *kq, struct knote *kn, int64_t status)
 	st->status = status;
 	st->notes |= kn->sfflags & NOTE_EXIT;
 	pidfd_close(kq, st);
-	if (!st->notes && !st->child_pending && !st->trackerr) {
-		kq_drop(kq, kn);   /* FreeBSD's EV_DROP: nothing to report */
-		return;
-	}
+	/* Nothing asked for happened: FreeBSD marks the knote EV_DROP and
+	 * the scan removes it silently; until then (e.g. while disabled) it
+	 * still exists for EV_ENABLE/EV_DELETE. */
+	if (!st->notes && !st->child_pending && !st->trackerr)
+		kn->flags |= EV_DROP;
 	kq_activate(kq, kn);
 }
 
@@ -242,7 +245,7 @@ static int exit_status(int pidfd, uint32_t revents, int64_t *status)
 		return 1;
 	}
 	if (r < 0 && r != -ESRCH && (revents & EPOLLHUP)) {
-		*status = 0;   /* kernel before 6.13: status unknown */
+		*status = 0;   /* before 6.15: status unknown */
 		return 1;
 	}
 	return 0;
@@ -506,7 +509,9 @@ static int proc_arm(struct kqueue *kq, struct knote *kn)
 {
 	(void)kq;
 	struct pstate *st = kn->fstate;
-	return (st->notes || st->child_pending || st->trackerr) ? 0 : 1;
+	/* an EV_DROP knote must reach a scan to be removed (e.g. on enable) */
+	return (st->notes || st->child_pending || st->trackerr ||
+		(kn->flags & EV_DROP)) ? 0 : 1;
 }
 
 static void proc_fini(struct kqueue *kq)

@@ -1,0 +1,479 @@
+/*
+ * Everything that watches files through inotify: EVFILT_VNODE, and
+ * EVFILT_READ on regular files and directories (which epoll refuses, so a
+ * file that grows must be noticed here).
+ *
+ * One inotify instance per kqueue, created on first use and registered in
+ * its epoll set; never one per knote.  A watch is placed through
+ * /proc/self/fd/N, so it lands on the inode the descriptor refers to, also
+ * once the name was unlinked or renamed.  inotify keeps one watch (wd) per
+ * inode: several descriptors on one file share it, and its mask must be the
+ * union of what all of them need.  A `struct vwatch` per (kqueue, fd) records
+ * what that fd needs and the last size and link count seen.
+ *
+ * Each inotify event is turned into the hint FreeBSD's file systems would
+ * post (NOTE_WRITE|NOTE_EXTEND for a write that grows the file, NOTE_LINK or
+ * NOTE_DELETE for a link count going up or down, NOTE_WRITE|NOTE_LINK for a
+ * subdirectory appearing in a directory, ...), and as in FreeBSD's
+ * filt_vfsvnode the whole hint is OR-ed into the knote once any bit of it was
+ * asked for.
+ */
+#include "kq.h"
+#include "sys.h"
+#include "filter/fdkind.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/inotify.h>
+#include <sys/statfs.h>
+
+#ifndef PIPEFS_MAGIC
+#define PIPEFS_MAGIC 0x50495045
+#endif
+
+#define DIR_CHANGES (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)
+#define ALL_NOTES (NOTE_DELETE | NOTE_WRITE | NOTE_EXTEND | NOTE_ATTRIB | \
+		   NOTE_LINK | NOTE_RENAME | NOTE_REVOKE | NOTE_OPEN | \
+		   NOTE_CLOSE | NOTE_CLOSE_WRITE | NOTE_READ)
+
+struct vwatch {
+	struct vwatch *fdnext, *wdnext;
+	int      fd;
+	int      wd;           /* -1 once inotify dropped it (IN_IGNORED) */
+	uint32_t mask;         /* what this fd's knotes need */
+	bool     dir;
+	int64_t  size;         /* as last seen */
+	uint64_t nlink;
+};
+
+struct kq_vnodes {
+	int             inofd;
+	struct vwatch **byfd, **bywd;
+	unsigned        nb;    /* buckets in each table, a power of two */
+	unsigned        count;
+};
+
+void kq_fd_activate_reads(struct kqueue *kq, int fd);   /* filter/fd.c */
+
+static unsigned bucket(int key, unsigned nb)
+{
+	return ((unsigned)key * 2654435761u) & (nb - 1);
+}
+
+static struct vwatch *by_fd(struct kq_vnodes *v, int fd)
+{
+	if (!v || !v->nb)
+		return NULL;
+	struct vwatch *w = v->byfd[bucket(fd, v->nb)];
+	while (w && w->fd != fd)
+		w = w->fdnext;
+	return w;
+}
+
+static void wd_link(struct kq_vnodes *v, struct vwatch *w)
+{
+	unsigned b = bucket(w->wd, v->nb);
+	w->wdnext = v->bywd[b];
+	v->bywd[b] = w;
+}
+
+static void wd_unlink(struct kq_vnodes *v, struct vwatch *w)
+{
+	for (struct vwatch **pp = &v->bywd[bucket(w->wd, v->nb)]; *pp; pp = &(*pp)->wdnext) {
+		if (*pp == w) {
+			*pp = w->wdnext;
+			return;
+		}
+	}
+}
+
+static int grow(struct kq_vnodes *v)
+{
+	unsigned nb = v->nb ? v->nb * 2 : 64;
+	struct vwatch **fds = calloc(nb, sizeof *fds), **wds = calloc(nb, sizeof *wds);
+	if (!fds || !wds) {
+		free(fds);
+		free(wds);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < v->nb; i++) {
+		for (struct vwatch *w = v->byfd[i], *next; w; w = next) {
+			next = w->fdnext;
+			unsigned b = bucket(w->fd, nb);
+			w->fdnext = fds[b];
+			fds[b] = w;
+			b = bucket(w->wd, nb);
+			w->wdnext = wds[b];
+			wds[b] = w;
+		}
+	}
+	free(v->byfd);
+	free(v->bywd);
+	v->byfd = fds;
+	v->bywd = wds;
+	v->nb = nb;
+	return 0;
+}
+
+static int vnodes_get(struct kqueue *kq, struct kq_vnodes **out)
+{
+	struct kq_vnodes *v = kq->vnodes;
+	if (!v) {
+		v = calloc(1, sizeof *v);
+		if (!v)
+			return -ENOMEM;
+		int e = errno;
+		v->inofd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+		int err = v->inofd < 0 ? -errno : 0;
+		errno = e;
+		if (!err)
+			err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, v->inofd, EPOLLIN,
+					    KQ_TAG_INOTIFY);
+		if (err) {
+			if (v->inofd >= 0)
+				sys_close(v->inofd);
+			free(v);
+			return err;
+		}
+		kq->vnodes = v;
+	}
+	*out = v;
+	return 0;
+}
+
+/* The inotify bits that NOTE_* notes need. */
+static uint32_t inotify_mask(uint32_t notes, bool dir)
+{
+	uint32_t m = 0;
+	if (notes & (NOTE_WRITE | NOTE_EXTEND))
+		m |= dir ? DIR_CHANGES : IN_MODIFY;
+	if (notes & NOTE_LINK)
+		m |= IN_ATTRIB | (dir ? DIR_CHANGES : 0);
+	if (notes & (NOTE_ATTRIB | NOTE_DELETE))
+		m |= IN_ATTRIB;
+	if (notes & NOTE_DELETE)
+		m |= IN_DELETE_SELF;
+	if (notes & NOTE_RENAME)
+		m |= IN_MOVE_SELF;
+	if (notes & NOTE_OPEN)
+		m |= IN_OPEN;
+	if (notes & NOTE_READ)
+		m |= IN_ACCESS;
+	if (notes & NOTE_CLOSE)
+		m |= IN_CLOSE_NOWRITE;
+	if (notes & NOTE_CLOSE_WRITE)
+		m |= IN_CLOSE_WRITE;
+	return m;
+}
+
+/* What the knotes on fd want from inotify. */
+static uint32_t fd_needs(struct kqueue *kq, int fd, bool dir)
+{
+	struct kq_fdslot *s = kq_fdslot(kq, fd, false);
+	uint32_t m = 0;
+	for (struct knote *kn = s ? s->head : NULL; kn; kn = kn->link) {
+		if (kn->filter == EVFILT_VNODE)
+			m |= inotify_mask(kn->sfflags, dir);
+		else if (kn->filter == EVFILT_READ && (kn->fpriv & KQ_FPRIV_FILE_WATCHED))
+			m |= IN_MODIFY;
+	}
+	return m;
+}
+
+static void remember_stat(struct vwatch *w)
+{
+	struct stat st;
+	if (sys_fstat(w->fd, &st) == 0) {
+		w->size = st.st_size;
+		w->nlink = st.st_nlink;
+		w->dir = S_ISDIR(st.st_mode);
+	}
+}
+
+/* Re-places the inode's watch with the union of what every fd on it needs
+ * (inotify_add_watch replaces a watch's mask). */
+static int place(struct kq_vnodes *v, struct vwatch *w)
+{
+	uint32_t m = w->mask;
+	if (w->wd >= 0)
+		for (struct vwatch *o = v->bywd[bucket(w->wd, v->nb)]; o; o = o->wdnext)
+			if (o->wd == w->wd)
+				m |= o->mask;
+	char path[40];
+	snprintf(path, sizeof path, "/proc/self/fd/%d", w->fd);
+	int e = errno;
+	int wd = inotify_add_watch(v->inofd, path, m ? m : IN_MODIFY);
+	int err = wd < 0 ? -errno : 0;
+	errno = e;
+	if (err)
+		return err;
+	if (wd != w->wd) {
+		if (w->wd >= 0)
+			wd_unlink(v, w);
+		w->wd = wd;
+		wd_link(v, w);
+	}
+	return 0;
+}
+
+/* Called after the knotes on fd changed (added, modified, removed). */
+int kq_vnode_sync(struct kqueue *kq, int fd);
+int kq_vnode_sync(struct kqueue *kq, int fd)
+{
+	struct kq_vnodes *v;
+	struct vwatch *w = by_fd(kq->vnodes, fd);
+	if (!w) {
+		struct stat st;
+		int err = sys_fstat(fd, &st);
+		if (err)
+			return err;
+		if (!fd_needs(kq, fd, S_ISDIR(st.st_mode)))
+			return 0;
+		err = vnodes_get(kq, &v);
+		if (err)
+			return err;
+		if (v->count >= v->nb && (err = grow(v)) != 0)
+			return err;
+		w = calloc(1, sizeof *w);
+		if (!w)
+			return -ENOMEM;
+		w->fd = fd;
+		w->wd = -1;
+		remember_stat(w);
+		w->fdnext = v->byfd[bucket(fd, v->nb)];
+		v->byfd[bucket(fd, v->nb)] = w;
+		v->count++;
+	}
+	v = kq->vnodes;
+	w->mask = fd_needs(kq, fd, w->dir);
+	if (w->mask)
+		return place(v, w);
+
+	/* nothing on fd needs a watch any more */
+	for (struct vwatch **pp = &v->byfd[bucket(fd, v->nb)]; *pp; pp = &(*pp)->fdnext) {
+		if (*pp == w) {
+			*pp = w->fdnext;
+			break;
+		}
+	}
+	v->count--;
+	int wd = w->wd;
+	if (wd >= 0) {
+		wd_unlink(v, w);
+		bool shared = false;
+		for (struct vwatch *o = v->bywd[bucket(wd, v->nb)]; o; o = o->wdnext)
+			if (o->wd == wd)
+				shared = true;
+		int e = errno;
+		if (!shared && !kq->dead)
+			inotify_rm_watch(v->inofd, wd);
+		errno = e;
+	}
+	free(w);
+	if (wd >= 0 && v->count)
+		for (struct vwatch *o = v->bywd[bucket(wd, v->nb)]; o; o = o->wdnext)
+			if (o->wd == wd)
+				return place(v, o);   /* narrow the shared mask */
+	return 0;
+}
+
+/* ---- events ---- */
+
+/* FreeBSD's hint for one inotify event on one watched fd.  `paired` says a
+ * rename's other half is in the same directory (no link count change). */
+static uint32_t hint_of(struct vwatch *w, const struct inotify_event *ev, bool paired)
+{
+	uint32_t h = 0, m = ev->mask;
+	if (w->dir && (m & DIR_CHANGES)) {
+		h |= NOTE_WRITE;
+		if ((m & IN_ISDIR) && !paired)
+			h |= NOTE_LINK;
+	}
+	if (m & (IN_MODIFY | IN_ATTRIB)) {
+		/* Events are read in batches, so this fstat may already see
+		 * later changes: a link count delta is reported whenever it is
+		 * seen, whatever event led here (FreeBSD would have posted it
+		 * with the change that caused it; the record merges them). */
+		int64_t size = w->size;
+		uint64_t nlink = w->nlink;
+		remember_stat(w);
+		if (w->nlink > nlink)
+			h |= NOTE_LINK;
+		else if (w->nlink < nlink)
+			h |= NOTE_DELETE;
+		if (m & IN_MODIFY)
+			h |= NOTE_WRITE | (w->size > size ? NOTE_EXTEND : 0);
+		if ((m & IN_ATTRIB) && w->nlink == nlink)
+			h |= NOTE_ATTRIB | (w->size > size ? NOTE_EXTEND : 0);
+	}
+	if ((m & IN_DELETE_SELF) && w->nlink > 0) {
+		w->nlink = 0;
+		h |= NOTE_DELETE;
+	}
+	if (m & IN_MOVE_SELF)
+		h |= NOTE_RENAME;
+	if (m & IN_UNMOUNT)
+		h |= NOTE_REVOKE;
+	if (m & IN_OPEN)
+		h |= NOTE_OPEN;
+	if (m & IN_ACCESS)
+		h |= NOTE_READ;
+	if (m & IN_CLOSE_NOWRITE)
+		h |= NOTE_CLOSE;
+	if (m & IN_CLOSE_WRITE)
+		h |= NOTE_CLOSE_WRITE;
+	return h;
+}
+
+static void post(struct kqueue *kq, int fd, uint32_t hint, uint32_t inmask)
+{
+	struct kq_fdslot *s = kq_fdslot(kq, fd, false);
+	for (struct knote *kn = s ? s->head : NULL; kn; kn = kn->link) {
+		if (kn->filter == EVFILT_READ) {
+			if ((kn->fpriv & KQ_FPRIV_FILE_WATCHED) && (inmask & (IN_MODIFY | IN_Q_OVERFLOW)))
+				kq_activate(kq, kn);
+			continue;
+		}
+		if (kn->filter != EVFILT_VNODE || !(kn->sfflags & hint))
+			continue;
+		kn->fflags |= hint;
+		if (hint & NOTE_REVOKE)
+			kn->flags |= EV_EOF | EV_ONESHOT;
+		kq_activate(kq, kn);
+	}
+}
+
+/* A rename inside one directory shows as MOVED_FROM and MOVED_TO with one
+ * cookie on the same watch; it changes no link count there. */
+static bool paired_move(const char *buf, long n, const struct inotify_event *ev)
+{
+	if (!(ev->mask & (IN_MOVED_FROM | IN_MOVED_TO)) || !ev->cookie)
+		return false;
+	for (const char *p = buf; p < buf + n;) {
+		const struct inotify_event *o = (const struct inotify_event *)p;
+		if (o != ev && o->wd == ev->wd && o->cookie == ev->cookie &&
+		    (o->mask & (IN_MOVED_FROM | IN_MOVED_TO)))
+			return true;
+		p += sizeof *o + o->len;
+	}
+	return false;
+}
+
+/* The inotify fd is readable. */
+void kq_vnode_report(struct kqueue *kq);
+void kq_vnode_report(struct kqueue *kq)
+{
+	struct kq_vnodes *v = kq->vnodes;
+	if (!v)
+		return;
+	union {
+		struct inotify_event ev;
+		char b[16384];
+	} buf;
+	for (;;) {
+		long n = sys_read(v->inofd, &buf, sizeof buf);
+		if (n <= 0)
+			return;
+		for (char *p = buf.b; p < buf.b + n;) {
+			struct inotify_event *ev = (struct inotify_event *)p;
+			p += sizeof *ev + ev->len;
+			if (ev->mask & IN_Q_OVERFLOW) {
+				/* events were lost: report what each knote asked for */
+				for (unsigned b = 0; b < v->nb; b++)
+					for (struct vwatch *w = v->byfd[b]; w; w = w->fdnext)
+						post(kq, w->fd, ALL_NOTES & ~NOTE_REVOKE, IN_Q_OVERFLOW);
+				continue;
+			}
+			bool paired = paired_move(buf.b, n, ev);
+			for (struct vwatch *w = v->bywd[bucket(ev->wd, v->nb)], *next; w; w = next) {
+				next = w->wdnext;
+				if (w->wd != ev->wd)
+					continue;
+				if (ev->mask & IN_IGNORED) {
+					wd_unlink(v, w);
+					w->wd = -1;
+					continue;
+				}
+				post(kq, w->fd, hint_of(w, ev, paired), ev->mask);
+			}
+		}
+	}
+}
+
+void kq_vnode_fini(struct kqueue *kq);
+void kq_vnode_fini(struct kqueue *kq)
+{
+	struct kq_vnodes *v = kq->vnodes;
+	if (!v)
+		return;
+	for (unsigned b = 0; b < v->nb; b++)
+		for (struct vwatch *w = v->byfd[b], *next; w; w = next) {
+			next = w->fdnext;
+			free(w);
+		}
+	sys_close(v->inofd);
+	free(v->byfd);
+	free(v->bywd);
+	free(v);
+	kq->vnodes = NULL;
+}
+
+/* ---- EVFILT_VNODE ---- */
+
+/* FreeBSD: files, directories, FIFOs and other file-system objects; not
+ * sockets, pipes or anonymous objects (EINVAL). */
+static int vnode_attach(struct kqueue *kq, struct knote *kn)
+{
+	int fd = (int)kn->ident;
+	struct stat st;
+	int err = sys_fstat(fd, &st);
+	if (err)
+		return err;
+	switch (st.st_mode & S_IFMT) {
+	case S_IFREG: case S_IFDIR: case S_IFLNK: case S_IFCHR: case S_IFBLK:
+		break;
+	case S_IFIFO: {
+		struct statfs sf;
+		int e = errno, r = fstatfs(fd, &sf);
+		errno = e;
+		if (r != 0 || sf.f_type == PIPEFS_MAGIC)
+			return -EINVAL;
+		break;
+	}
+	default:
+		return -EINVAL;
+	}
+	(void)kq;
+	kn->fflags = 0;
+	return 0;
+}
+
+static void vnode_detach(struct kqueue *kq, struct knote *kn)
+{
+	if (!kq->dead)
+		kq_vnode_sync(kq, (int)kn->ident);
+}
+
+static int vnode_event(struct kqueue *kq, struct knote *kn)
+{
+	(void)kq;
+	kn->data = 0;
+	return kn->fflags != 0;
+}
+
+static int vnode_arm(struct kqueue *kq, struct knote *kn)
+{
+	int err = kq_vnode_sync(kq, (int)kn->ident);
+	if (err)
+		return err;
+	return kn->fflags ? 0 : 1;
+}
+
+const struct filterops kq_vnode_filtops = {
+	.isfd = true,
+	.attach = vnode_attach,
+	.detach = vnode_detach,
+	.event = vnode_event,
+	.arm = vnode_arm,
+	.fini = kq_vnode_fini,
+};

@@ -1,0 +1,67 @@
+/*
+ * I07: EV_ADD of a NOTE_EXIT knote followed by EV_DELETE: when the child is
+ * then killed, no record arrives (FreeBSD proc.c add_and_delete), and a
+ * second EV_DELETE fails with ENOENT.
+ */
+#include "t.h"
+
+#include <sys/wait.h>
+
+static pid_t kid;
+
+static void kill_kid(void)
+{
+	if (kid > 0) {
+		kill(kid, SIGKILL);
+		waitpid(kid, NULL, 0);
+	}
+}
+
+/* Forks a child that blocks reading gate[0] (byte or EOF), then _exit(code). */
+static pid_t spawn_gated(int gate[2], int code)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		T_FAIL("fork: %s", strerror(errno));
+	if (pid == 0) {
+		char c;
+
+		close(gate[1]);
+		while (read(gate[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(code);
+	}
+	kid = pid;
+	atexit(kill_kid);
+	return pid;
+}
+
+int main(void)
+{
+	struct kevent ev[4];
+	siginfo_t si;
+	int gate[2], kq, st;
+
+	t_fail_after(5, "proc-delete did not finish within 5 s");
+	t_pipe(gate);
+	pid_t pid = spawn_gated(gate, 0);
+	kq = t_kqueue();
+
+	t_change(kq, pid, EVFILT_PROC, EV_ADD, NOTE_EXIT, 0, NULL);
+	T_NO_EVENTS(kq);
+	t_change(kq, pid, EVFILT_PROC, EV_DELETE, 0, 0, NULL);
+	T_ASSERT(kill(pid, SIGKILL) == 0);
+
+	memset(&si, 0, sizeof si);
+	T_ASSERT(waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) == 0);
+	T_EQ(t_wait(kq, ev, 4, 300), 0);
+	t_change_fails(kq, pid, EVFILT_PROC, EV_DELETE, NULL, ENOENT);
+
+	T_EQ(waitpid(pid, &st, 0), pid);
+	kid = 0;
+	T_EQ(st, SIGKILL);
+	T_NO_EVENTS(kq);
+	close(kq);
+	return 0;
+}

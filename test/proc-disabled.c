@@ -1,0 +1,77 @@
+/*
+ * I14: a NOTE_EXIT knote that is disabled when the child exits reports
+ * nothing while disabled; EV_ENABLE makes the exit record appear at once
+ * (FreeBSD keeps the activation of a disabled knote and queues it on
+ * enable), with data = wait status (0x200).  It is still one-shot: after
+ * it, EV_DELETE fails with ENOENT.
+ * The EV_DISABLE and EV_ENABLE changes carry fflags NOTE_EXIT because on
+ * FreeBSD every change to an existing knote replaces its fflags
+ * (kqueue_register: kn_sfflags = kev->fflags); an EV_DISABLE with fflags 0
+ * would remove NOTE_EXIT and the exit would then drop the knote silently.
+ */
+#include "t.h"
+
+#include <sys/wait.h>
+
+static pid_t kid;
+
+static void kill_kid(void)
+{
+	if (kid > 0) {
+		kill(kid, SIGKILL);
+		waitpid(kid, NULL, 0);
+	}
+}
+
+/* Forks a child that blocks reading gate[0] (byte or EOF), then _exit(code). */
+static pid_t spawn_gated(int gate[2], int code)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		T_FAIL("fork: %s", strerror(errno));
+	if (pid == 0) {
+		char c;
+
+		close(gate[1]);
+		while (read(gate[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(code);
+	}
+	kid = pid;
+	atexit(kill_kid);
+	return pid;
+}
+
+int main(void)
+{
+	struct kevent ev[4];
+	siginfo_t si;
+	int gate[2], kq, st;
+
+	t_fail_after(5, "proc-disabled did not finish within 5 s");
+	t_pipe(gate);
+	pid_t pid = spawn_gated(gate, 2);
+	kq = t_kqueue();
+
+	t_change(kq, pid, EVFILT_PROC, EV_ADD, NOTE_EXIT, 0, &kq);
+	t_change(kq, pid, EVFILT_PROC, EV_DISABLE, NOTE_EXIT, 0, &kq);
+	t_write(gate[1], "x", 1);
+
+	memset(&si, 0, sizeof si);
+	T_ASSERT(waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) == 0);
+	T_EQ(t_wait(kq, ev, 4, 300), 0);
+
+	t_change(kq, pid, EVFILT_PROC, EV_ENABLE, NOTE_EXIT, 0, &kq);
+	T_EQ(t_get(kq, ev, 4), 1);
+	T_KEVENT(&ev[0], pid, EVFILT_PROC, EV_CLEAR | EV_EOF | EV_ONESHOT,
+		 NOTE_EXIT, 0x200, &kq);
+	T_NO_EVENTS(kq);
+	t_change_fails(kq, pid, EVFILT_PROC, EV_DELETE, NULL, ENOENT);
+
+	T_EQ(waitpid(pid, &st, WNOHANG), pid);
+	kid = 0;
+	T_EQ(st, 0x200);
+	close(kq);
+	return 0;
+}

@@ -1,0 +1,68 @@
+/*
+ * I01 (and E19 for EVFILT_PROC): a NOTE_EXIT knote on a running child
+ * reports nothing while the child runs; when the child is killed (SIGTERM)
+ * exactly one record arrives: {pid, EVFILT_PROC, EV_CLEAR|EV_EOF|EV_ONESHOT,
+ * NOTE_EXIT, wait status (15), udata}.  FreeBSD: filt_procattach forces
+ * EV_CLEAR, filt_proc adds EV_EOF|EV_ONESHOT at exit; returned flags never
+ * carry EV_ADD.
+ */
+#include "t.h"
+
+#include <sys/wait.h>
+
+static pid_t kid;
+
+static void kill_kid(void)
+{
+	if (kid > 0) {
+		kill(kid, SIGKILL);
+		waitpid(kid, NULL, 0);
+	}
+}
+
+/* Forks a child that blocks reading gate[0] (byte or EOF), then _exit(code). */
+static pid_t spawn_gated(int gate[2], int code)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		T_FAIL("fork: %s", strerror(errno));
+	if (pid == 0) {
+		char c;
+
+		close(gate[1]);
+		while (read(gate[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(code);
+	}
+	kid = pid;
+	atexit(kill_kid);
+	return pid;
+}
+
+int main(void)
+{
+	struct kevent ev[4];
+	int gate[2], kq, st;
+
+	t_fail_after(5, "proc-exit-kill did not finish within 5 s");
+	t_pipe(gate);
+	pid_t pid = spawn_gated(gate, 0);
+	kq = t_kqueue();
+
+	t_change(kq, pid, EVFILT_PROC, EV_ADD, NOTE_EXIT, 0, &kq);
+	T_NO_EVENTS(kq);
+	T_ASSERT(kill(pid, SIGTERM) == 0);
+
+	int n = t_wait(kq, ev, 4, 2000);
+	T_EQ(n, 1);
+	T_KEVENT(&ev[0], pid, EVFILT_PROC, EV_CLEAR | EV_EOF | EV_ONESHOT,
+		 NOTE_EXIT, SIGTERM, &kq);
+	T_NO_EVENTS(kq);
+
+	T_EQ(waitpid(pid, &st, 0), pid);
+	kid = 0;
+	T_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+	close(kq);
+	return 0;
+}

@@ -1,0 +1,70 @@
+/*
+ * I03: a child killed by SIGKILL yields a NOTE_EXIT record with data ==
+ * SIGKILL (9), the wait status of a signal death without core dump
+ * (FreeBSD KW_EXITCODE(0, SIGKILL)); the child stays a zombie for the
+ * program's own waitpid(), which reports WIFSIGNALED / SIGKILL.
+ */
+#include "t.h"
+
+#include <sys/wait.h>
+
+static pid_t kid;
+
+static void kill_kid(void)
+{
+	if (kid > 0) {
+		kill(kid, SIGKILL);
+		waitpid(kid, NULL, 0);
+	}
+}
+
+/* Forks a child that blocks reading gate[0] (byte or EOF), then _exit(code). */
+static pid_t spawn_gated(int gate[2], int code)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		T_FAIL("fork: %s", strerror(errno));
+	if (pid == 0) {
+		char c;
+
+		close(gate[1]);
+		while (read(gate[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(code);
+	}
+	kid = pid;
+	atexit(kill_kid);
+	return pid;
+}
+
+int main(void)
+{
+	struct kevent ev[4];
+	int gate[2], kq, st = 0;
+
+	t_fail_after(5, "proc-exit-sigkill did not finish within 5 s");
+	t_pipe(gate);
+	pid_t pid = spawn_gated(gate, 0);
+	kq = t_kqueue();
+
+	t_change(kq, pid, EVFILT_PROC, EV_ADD, NOTE_EXIT, 0, NULL);
+	T_ASSERT(kill(pid, SIGKILL) == 0);
+
+	int n = t_wait(kq, ev, 4, 2000);
+	T_EQ(n, 1);
+	T_KEVENT(&ev[0], pid, EVFILT_PROC, EV_CLEAR | EV_EOF | EV_ONESHOT,
+		 NOTE_EXIT, SIGKILL, NULL);
+
+	pid_t r = waitpid(pid, &st, WNOHANG);
+	if (r != pid)
+		T_FAIL("waitpid(%d, WNOHANG) after the NOTE_EXIT record returned "
+		       "%d (%s)", (int)pid, (int)r,
+		       r < 0 ? strerror(errno) : "not ready");
+	kid = 0;
+	T_EQ(st, SIGKILL);
+	T_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	T_NO_EVENTS(kq);
+	close(kq);
+	return 0;
+}

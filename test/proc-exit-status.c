@@ -1,0 +1,73 @@
+/*
+ * I02, and "exit is reported without reaping" (SPEC 6.7): a child that
+ * calls _exit(3) yields one NOTE_EXIT record whose data is the wait status
+ * 0x300 (FreeBSD KW_EXITCODE); afterwards the child is still a zombie that
+ * the program itself reaps with waitpid(WNOHANG), getting the same status.
+ * Sequenced with a pipe: the child exits only after the knote exists.
+ */
+#include "t.h"
+
+#include <sys/wait.h>
+
+static pid_t kid;
+
+static void kill_kid(void)
+{
+	if (kid > 0) {
+		kill(kid, SIGKILL);
+		waitpid(kid, NULL, 0);
+	}
+}
+
+/* Forks a child that blocks reading gate[0] (byte or EOF), then _exit(code). */
+static pid_t spawn_gated(int gate[2], int code)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		T_FAIL("fork: %s", strerror(errno));
+	if (pid == 0) {
+		char c;
+
+		close(gate[1]);
+		while (read(gate[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(code);
+	}
+	kid = pid;
+	atexit(kill_kid);
+	return pid;
+}
+
+int main(void)
+{
+	struct kevent ev[4];
+	int gate[2], kq, st = 0;
+
+	t_fail_after(5, "proc-exit-status did not finish within 5 s");
+	t_pipe(gate);
+	pid_t pid = spawn_gated(gate, 3);
+	kq = t_kqueue();
+
+	t_change(kq, pid, EVFILT_PROC, EV_ADD, NOTE_EXIT, 0, &st);
+	T_NO_EVENTS(kq);
+	t_write(gate[1], "x", 1);
+
+	int n = t_wait(kq, ev, 4, 2000);
+	T_EQ(n, 1);
+	T_KEVENT(&ev[0], pid, EVFILT_PROC, EV_CLEAR | EV_EOF | EV_ONESHOT,
+		 NOTE_EXIT, 0x300, &st);
+
+	/* Not reaped by the library: the zombie is still ours to collect. */
+	pid_t r = waitpid(pid, &st, WNOHANG);
+	if (r != pid)
+		T_FAIL("waitpid(%d, WNOHANG) after the NOTE_EXIT record returned "
+		       "%d (%s): the child was reaped or is not a zombie",
+		       (int)pid, (int)r, r < 0 ? strerror(errno) : "not ready");
+	kid = 0;
+	T_EQ(st, 0x300);
+	T_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 3);
+	T_NO_EVENTS(kq);
+	close(kq);
+	return 0;
+}

@@ -1,0 +1,72 @@
+/*
+ * I13: two kqueues watch the same child with NOTE_EXIT (different udata);
+ * when it exits (status 5) each kqueue reports its own record with data
+ * 0x500 and its own udata.  The child is reaped by the program afterwards.
+ */
+#include "t.h"
+
+#include <sys/wait.h>
+
+static pid_t kid;
+
+static void kill_kid(void)
+{
+	if (kid > 0) {
+		kill(kid, SIGKILL);
+		waitpid(kid, NULL, 0);
+	}
+}
+
+/* Forks a child that blocks reading gate[0] (byte or EOF), then _exit(code). */
+static pid_t spawn_gated(int gate[2], int code)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		T_FAIL("fork: %s", strerror(errno));
+	if (pid == 0) {
+		char c;
+
+		close(gate[1]);
+		while (read(gate[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(code);
+	}
+	kid = pid;
+	atexit(kill_kid);
+	return pid;
+}
+
+int main(void)
+{
+	struct kevent ev[4];
+	int gate[2], kq1, kq2, st;
+
+	t_fail_after(5, "proc-two-kqueues did not finish within 5 s");
+	t_pipe(gate);
+	pid_t pid = spawn_gated(gate, 5);
+	kq1 = t_kqueue();
+	kq2 = t_kqueue();
+
+	t_change(kq1, pid, EVFILT_PROC, EV_ADD, NOTE_EXIT, 0, &kq1);
+	t_change(kq2, pid, EVFILT_PROC, EV_ADD, NOTE_EXIT, 0, &kq2);
+	T_NO_EVENTS(kq1);
+	T_NO_EVENTS(kq2);
+	t_write(gate[1], "x", 1);
+
+	T_EQ(t_wait(kq1, ev, 4, 2000), 1);
+	T_KEVENT(&ev[0], pid, EVFILT_PROC, EV_CLEAR | EV_EOF | EV_ONESHOT,
+		 NOTE_EXIT, 0x500, &kq1);
+	T_EQ(t_wait(kq2, ev, 4, 2000), 1);
+	T_KEVENT(&ev[0], pid, EVFILT_PROC, EV_CLEAR | EV_EOF | EV_ONESHOT,
+		 NOTE_EXIT, 0x500, &kq2);
+	T_NO_EVENTS(kq1);
+	T_NO_EVENTS(kq2);
+
+	T_EQ(waitpid(pid, &st, WNOHANG), pid);
+	kid = 0;
+	T_EQ(st, 0x500);
+	close(kq1);
+	close(kq2);
+	return 0;
+}
