@@ -136,6 +136,7 @@ struct kqueue {
 #define KQ_TAG_TIMER   (UINT64_MAX - 3)
 #define KQ_TAG_SIGNAL  (UINT64_MAX - 4)
 #define KQ_TAG_PROCCN  (UINT64_MAX - 5)
+#define KQ_TAG_MOUNTS  (UINT64_MAX - 6)
 
 /* kqueue.c */
 int  kq_create(int flags);
@@ -172,6 +173,7 @@ void kq_proc_report(struct kqueue *kq, uint64_t tag, uint32_t revents);
 void kq_proc_connector_report(struct kqueue *kq);
 int  kq_vnode_sync(struct kqueue *kq, int fd);
 void kq_vnode_report(struct kqueue *kq);
+void kq_vnode_mounts_report(struct kqueue *kq);
 
 /* register.c */
 int  kq_register(struct kqueue *kq, struct kevent *kev);

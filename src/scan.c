@@ -49,6 +49,8 @@ static void kq_process(struct kqueue *kq, const struct epoll_event *evs, int n)
 			kq_signal_report(kq);
 		else if (tag == KQ_TAG_PROCCN)
 			kq_proc_connector_report(kq);
+		else if (tag == KQ_TAG_MOUNTS)
+			kq_vnode_mounts_report(kq);
 		else if (kq_proc_tag(tag))
 			kq_proc_report(kq, tag, evs[i].events);
 		else

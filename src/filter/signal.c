@@ -47,6 +47,7 @@ extern int __sigaction(int, const struct sigaction *, struct sigaction *);
 
 struct sigstate {
 	atomic_uint_fast64_t count;          /* sends seen (see top) */
+	atomic_uint_fast64_t delivered;      /* handler entries, for scan_pending */
 	atomic_int           pending_counted;
 	atomic_int           progsel;        /* which prog[] entry is current */
 	int                  watchers;       /* knotes, all kqueues; sig_lock */
@@ -109,6 +110,7 @@ static void kq_sig_handler(int sig, siginfo_t *info, void *uc)
 {
 	int e = errno;
 	struct sigstate *s = &sigs[sig];
+	atomic_fetch_add(&s->delivered, 1);
 	if (!atomic_exchange(&s->pending_counted, 0))
 		atomic_fetch_add(&s->count, 1);
 	uint64_t one = 1;
@@ -152,10 +154,23 @@ static int install(int sig)
 	return r;
 }
 
-/* The pending set: count signals that became pending since last looked at,
- * forget episodes that ended without delivery (sigwait, signalfd read). */
+/* The pending set: count signals that became pending since last looked at.
+ * Only the parties that end an episode clear its flag: the handler and the
+ * sigwait family.  A scan must not, even when the signal is no longer
+ * pending: the kernel may have dequeued it for a thread whose handler has
+ * not started yet, and that handler would count it a second time.
+ *
+ * sigpending() is a snapshot: a thread that does not block the signal may
+ * take it (and its handler count it) between the snapshot and our claim of
+ * the episode.  The handler bumps `delivered` first; if that moved while we
+ * looked and our claim is still standing, the handler came before the claim
+ * and has counted this very send, so the claim is withdrawn.  (Had it come
+ * after, it would have found and cleared our claim instead of counting.) */
 static void scan_pending(void)
 {
+	uint64_t before[NSIGS];
+	for (int sig = 1; sig < NSIGS; sig++)
+		before[sig] = atomic_load(&sigs[sig].delivered);
 	sigset_t pend;
 	if (sigpending(&pend) != 0)
 		return;
@@ -163,13 +178,15 @@ static void scan_pending(void)
 		if (!catchable(sig) || !sigismember(&watched, sig))
 			continue;
 		struct sigstate *s = &sigs[sig];
-		if (sigismember(&pend, sig)) {
-			int zero = 0;
-			if (atomic_compare_exchange_strong(&s->pending_counted, &zero, 1))
-				atomic_fetch_add(&s->count, 1);
-		} else {
-			atomic_store(&s->pending_counted, 0);
-		}
+		if (!sigismember(&pend, sig))
+			continue;
+		int zero = 0, one = 1;
+		if (!atomic_compare_exchange_strong(&s->pending_counted, &zero, 1))
+			continue;
+		atomic_fetch_add(&s->count, 1);
+		if (atomic_load(&s->delivered) != before[sig] &&
+		    atomic_compare_exchange_strong(&s->pending_counted, &one, 0))
+			atomic_fetch_sub(&s->count, 1);
 	}
 }
 

@@ -17,6 +17,13 @@
  * subdirectory appearing in a directory, ...), and as in FreeBSD's
  * filt_vfsvnode the whole hint is OR-ed into the knote once any bit of it was
  * asked for.
+ *
+ * NOTE_REVOKE: inotify's IN_UNMOUNT comes only once the file system is gone,
+ * which cannot happen while the watched descriptor is open (a lazy unmount
+ * waits for it).  So a kqueue with NOTE_REVOKE knotes also watches
+ * /proc/self/mountinfo, which polls POLLPRI when the mount table changes;
+ * a watched descriptor whose mount (mnt_id in its fdinfo) is no longer in the
+ * table has been unmounted under it.
  */
 #include "kq.h"
 #include "sys.h"
@@ -24,6 +31,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/inotify.h>
 #include <sys/statfs.h>
 
@@ -44,10 +52,21 @@ struct vwatch {
 	bool     dir;
 	int64_t  size;         /* as last seen */
 	uint64_t nlink;
+	/* the attributes NOTE_ATTRIB is about, as last seen: inotify merges
+	 * identical consecutive events, so a chmod and an unlink may arrive
+	 * as one IN_ATTRIB and only the comparison tells both happened */
+	mode_t   mode;
+	uid_t    uid;
+	gid_t    gid;
+	struct timespec atime, mtime;
+	int      mnt_id;       /* for NOTE_REVOKE; -1 unknown */
+	bool     revoke;       /* a knote on this fd wants NOTE_REVOKE */
+	bool     revoked;
 };
 
 struct kq_vnodes {
 	int             inofd;
+	int             mntfd;   /* /proc/self/mountinfo, or -1 */
 	struct vwatch **byfd, **bywd;
 	unsigned        nb;    /* buckets in each table, a power of two */
 	unsigned        count;
@@ -122,6 +141,7 @@ static int vnodes_get(struct kqueue *kq, struct kq_vnodes **out)
 		v = calloc(1, sizeof *v);
 		if (!v)
 			return -ENOMEM;
+		v->mntfd = -1;
 		int e = errno;
 		v->inofd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 		int err = v->inofd < 0 ? -errno : 0;
@@ -166,28 +186,48 @@ static uint32_t inotify_mask(uint32_t notes, bool dir)
 	return m;
 }
 
-/* What the knotes on fd want from inotify. */
-static uint32_t fd_needs(struct kqueue *kq, int fd, bool dir)
+/* What the knotes on fd want from inotify (and whether one wants
+ * NOTE_REVOKE, which inotify alone cannot give). */
+static uint32_t fd_needs(struct kqueue *kq, int fd, bool dir, bool *revoke)
 {
 	struct kq_fdslot *s = kq_fdslot(kq, fd, false);
 	uint32_t m = 0;
+	*revoke = false;
 	for (struct knote *kn = s ? s->head : NULL; kn; kn = kn->link) {
-		if (kn->filter == EVFILT_VNODE)
+		if (kn->filter == EVFILT_VNODE) {
 			m |= inotify_mask(kn->sfflags, dir);
+			if (kn->sfflags & NOTE_REVOKE)
+				*revoke = true;
+		}
 		else if (kn->filter == EVFILT_READ && (kn->fpriv & KQ_FPRIV_FILE_WATCHED))
 			m |= IN_MODIFY;
 	}
 	return m;
 }
 
-static void remember_stat(struct vwatch *w)
+static bool ts_eq(struct timespec a, struct timespec b)
+{
+	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+/* Reads the file's state; returns whether an attribute changed. */
+static bool remember_stat(struct vwatch *w)
 {
 	struct stat st;
-	if (sys_fstat(w->fd, &st) == 0) {
-		w->size = st.st_size;
-		w->nlink = st.st_nlink;
-		w->dir = S_ISDIR(st.st_mode);
-	}
+	if (sys_fstat(w->fd, &st) != 0)
+		return false;
+	bool changed = st.st_mode != w->mode || st.st_uid != w->uid ||
+		       st.st_gid != w->gid || !ts_eq(st.st_atim, w->atime) ||
+		       !ts_eq(st.st_mtim, w->mtime);
+	w->size = st.st_size;
+	w->nlink = st.st_nlink;
+	w->dir = S_ISDIR(st.st_mode);
+	w->mode = st.st_mode;
+	w->uid = st.st_uid;
+	w->gid = st.st_gid;
+	w->atime = st.st_atim;
+	w->mtime = st.st_mtim;
+	return changed;
 }
 
 /* Re-places the inode's watch with the union of what every fd on it needs
@@ -216,6 +256,93 @@ static int place(struct kq_vnodes *v, struct vwatch *w)
 	return 0;
 }
 
+/* ---- NOTE_REVOKE through the mount table (see the top) ---- */
+
+static int fd_mnt_id(int fd)
+{
+	char path[48], buf[256];
+	snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
+	int f = sys_open_ro(path);
+	if (f < 0)
+		return -1;
+	long n = sys_read(f, buf, sizeof buf - 1);
+	sys_close(f);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	const char *p = strstr(buf, "mnt_id:");
+	int id;
+	return (p && sscanf(p + 7, "%d", &id) == 1) ? id : -1;
+}
+
+static int mounts_watch(struct kqueue *kq, struct kq_vnodes *v, struct vwatch *w)
+{
+	if (w->mnt_id < 0)
+		w->mnt_id = fd_mnt_id(w->fd);
+	if (v->mntfd >= 0)
+		return 0;
+	int fd = sys_open_ro("/proc/self/mountinfo");
+	if (fd < 0)
+		return fd;
+	/* reports EPOLLPRI|EPOLLERR once per change of the mount table */
+	int err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, fd, EPOLLPRI, KQ_TAG_MOUNTS);
+	if (err) {
+		sys_close(fd);
+		return err;
+	}
+	v->mntfd = fd;
+	return 0;
+}
+
+static bool mount_listed(const char *table, int id)
+{
+	for (const char *p = table; *p;) {
+		if (atoi(p) == id)
+			return true;
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+	return false;
+}
+
+static void post(struct kqueue *kq, int fd, uint32_t hint, uint32_t inmask);
+
+/* The mount table changed: revoke knotes whose mount went away. */
+void kq_vnode_mounts_report(struct kqueue *kq)
+{
+	struct kq_vnodes *v = kq->vnodes;
+	if (!v || v->mntfd < 0)
+		return;
+	size_t cap = 1 << 16, len = 0;
+	char *table = malloc(cap);
+	if (!table)
+		return;
+	for (;;) {
+		long n = KQ_SYSCALL(SYS_pread64, v->mntfd, table + len, cap - len - 1, (long)len);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		if (len + 1 == cap) {
+			char *t = realloc(table, cap * 2);
+			if (!t)
+				break;
+			table = t;
+			cap *= 2;
+		}
+	}
+	table[len] = 0;
+	for (unsigned b = 0; b < v->nb; b++)
+		for (struct vwatch *w = v->byfd[b]; w; w = w->fdnext)
+			if (w->revoke && !w->revoked && w->mnt_id >= 0 &&
+			    !mount_listed(table, w->mnt_id)) {
+				w->revoked = true;
+				post(kq, w->fd, NOTE_REVOKE, 0);
+			}
+	free(table);
+}
+
 /* Called after the knotes on fd changed (added, modified, removed). */
 int kq_vnode_sync(struct kqueue *kq, int fd);
 int kq_vnode_sync(struct kqueue *kq, int fd)
@@ -227,7 +354,8 @@ int kq_vnode_sync(struct kqueue *kq, int fd)
 		int err = sys_fstat(fd, &st);
 		if (err)
 			return err;
-		if (!fd_needs(kq, fd, S_ISDIR(st.st_mode)))
+		bool revoke;
+		if (!fd_needs(kq, fd, S_ISDIR(st.st_mode), &revoke) && !revoke)
 			return 0;
 		err = vnodes_get(kq, &v);
 		if (err)
@@ -239,14 +367,20 @@ int kq_vnode_sync(struct kqueue *kq, int fd)
 			return -ENOMEM;
 		w->fd = fd;
 		w->wd = -1;
+		w->mnt_id = -1;
 		remember_stat(w);
 		w->fdnext = v->byfd[bucket(fd, v->nb)];
 		v->byfd[bucket(fd, v->nb)] = w;
 		v->count++;
 	}
 	v = kq->vnodes;
-	w->mask = fd_needs(kq, fd, w->dir);
-	if (w->mask)
+	w->mask = fd_needs(kq, fd, w->dir, &w->revoke);
+	if (w->revoke) {
+		int err = mounts_watch(kq, v, w);
+		if (err)
+			return err;
+	}
+	if (w->mask || w->revoke)
 		return place(v, w);
 
 	/* nothing on fd needs a watch any more */
@@ -296,14 +430,17 @@ static uint32_t hint_of(struct vwatch *w, const struct inotify_event *ev, bool p
 		 * with the change that caused it; the record merges them). */
 		int64_t size = w->size;
 		uint64_t nlink = w->nlink;
-		remember_stat(w);
+		bool attr = remember_stat(w);
 		if (w->nlink > nlink)
 			h |= NOTE_LINK;
 		else if (w->nlink < nlink)
 			h |= NOTE_DELETE;
 		if (m & IN_MODIFY)
 			h |= NOTE_WRITE | (w->size > size ? NOTE_EXTEND : 0);
-		if ((m & IN_ATTRIB) && w->nlink == nlink)
+		/* IN_ATTRIB with no visible link count change is an attribute
+		 * change even when only the ctime moved (chown to the same
+		 * owner, xattrs) */
+		if ((m & IN_ATTRIB) && (attr || w->nlink == nlink))
 			h |= NOTE_ATTRIB | (w->size > size ? NOTE_EXTEND : 0);
 	}
 	if ((m & IN_DELETE_SELF) && w->nlink > 0) {
@@ -312,8 +449,10 @@ static uint32_t hint_of(struct vwatch *w, const struct inotify_event *ev, bool p
 	}
 	if (m & IN_MOVE_SELF)
 		h |= NOTE_RENAME;
-	if (m & IN_UNMOUNT)
+	if ((m & IN_UNMOUNT) && !w->revoked) {
+		w->revoked = true;
 		h |= NOTE_REVOKE;
+	}
 	if (m & IN_OPEN)
 		h |= NOTE_OPEN;
 	if (m & IN_ACCESS)
@@ -412,6 +551,8 @@ void kq_vnode_fini(struct kqueue *kq)
 			free(w);
 		}
 	sys_close(v->inofd);
+	if (v->mntfd >= 0)
+		sys_close(v->mntfd);
 	free(v->byfd);
 	free(v->bywd);
 	free(v);
