@@ -1,0 +1,101 @@
+/*
+ * H08 [LX-DEV]: unlink() of a file's only name while the file stays open
+ * is reported as NOTE_DELETE at once (FB-T vnode.c note_delete, ONESHOT
+ * knote: {fd, VNODE, EV_ONESHOT, NOTE_DELETE, 0, udata}).  A second knote
+ * in another kqueue that also asks for NOTE_ATTRIB, NOTE_LINK, NOTE_WRITE
+ * and NOTE_RENAME gets exactly NOTE_DELETE too: FreeBSD posts only
+ * NOTE_DELETE to the removed vnode (vfs_subr.c vop_remove_post).  The
+ * knote stays on the open, now nameless file: an append is NOTE_WRITE|
+ * NOTE_EXTEND.  Linux reports the deletion of an open file (IN_DELETE_SELF)
+ * only at its last close; the library has to notice the link count
+ * reaching 0 instead (LINUX-MAPPING 5.2, 6.4).
+ */
+#include "t.h"
+
+#include <ftw.h>
+
+#define WIDE (NOTE_DELETE | NOTE_ATTRIB | NOTE_LINK | NOTE_WRITE | NOTE_RENAME)
+
+static char vt_dir[64];
+
+static int vt_rm(const char *p, const struct stat *sb, int type,
+		 struct FTW *ftw)
+{
+	(void)sb;
+	(void)type;
+	(void)ftw;
+	remove(p);
+	return 0;
+}
+
+static void vt_cleanup(void)
+{
+	if (vt_dir[0])
+		nftw(vt_dir, vt_rm, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* A private directory under /tmp, removed with its contents at exit. */
+static const char *vt_mkdir(void)
+{
+	strcpy(vt_dir, "/tmp/kqvnode.XXXXXX");
+	if (mkdtemp(vt_dir) == NULL)
+		T_FAIL("mkdtemp: %s", strerror(errno));
+	atexit(vt_cleanup);
+	return vt_dir;
+}
+
+/* Creates (empty, mode 0600) and opens O_RDWR the file dir/name. */
+static int vt_create(char *path, size_t size, const char *dir,
+		     const char *name)
+{
+	snprintf(path, size, "%s/%s", dir, name);
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (fd < 0)
+		T_FAIL("open(%s): %s", path, strerror(errno));
+	return fd;
+}
+
+/* Waits at most 2 s; exactly one record must come and equal the given one. */
+#define WANT1(kq, id, fl, ffl, ud) \
+	want1(__LINE__, (kq), (id), (fl), (ffl), (void *)(ud))
+
+static void want1(int line, int kq, int id, unsigned short fl,
+		  unsigned int ffl, void *ud)
+{
+	struct kevent ev[4];
+	int n = t_wait(kq, ev, 4, 2000);
+
+	if (n != 1) {
+		for (int i = 0; i < n; i++)
+			t_print_kevent("  got", &ev[i]);
+		T_FAIL("line %d: expected one record, got %d", line, n);
+	}
+	t_kevent_check(__FILE__, line, &ev[0], (uintptr_t)id, EVFILT_VNODE,
+		       fl, ffl, 0, ud);
+}
+
+int main(void)
+{
+	int kq = t_kqueue(), kq2 = t_kqueue();
+	const char *dir = vt_mkdir();
+	char path[128];
+	void *ud = (void *)0x108, *ud2 = (void *)0x1082;
+	int fd = vt_create(path, sizeof path, dir, "file");
+
+	t_change(kq, fd, EVFILT_VNODE, EV_ADD | EV_ONESHOT, NOTE_DELETE, 0, ud);
+	t_change(kq2, fd, EVFILT_VNODE, EV_ADD | EV_CLEAR, WIDE, 0, ud2);
+	T_NO_EVENTS(kq);
+	T_NO_EVENTS(kq2);
+
+	T_ASSERT(unlink(path) == 0);
+	WANT1(kq, fd, EV_ONESHOT, NOTE_DELETE, ud);
+	T_NO_EVENTS(kq);
+	WANT1(kq2, fd, EV_CLEAR, NOTE_DELETE, ud2);
+	T_NO_EVENTS(kq2);
+
+	t_write(fd, "still open", 10);
+	WANT1(kq2, fd, EV_CLEAR, NOTE_WRITE | NOTE_EXTEND, ud2);
+	T_NO_EVENTS(kq2);
+	T_NO_EVENTS(kq);
+	return 0;
+}

@@ -1,0 +1,106 @@
+/*
+ * H11 (and the file half of FB-NT t_vnode.c): a directory watched for
+ * NOTE_WRITE|NOTE_LINK reports creating a plain file in it as exactly
+ * NOTE_WRITE (vfs_subr.c vop_create_post), creating a symlink as exactly
+ * NOTE_WRITE (vop_symlink_post) and removing either as exactly NOTE_WRITE
+ * (vop_remove_post): no NOTE_LINK, the directory's link count is not
+ * touched by plain entries.  A second knote asking only for NOTE_LINK
+ * reports nothing for all of it (FB-NT dir_no_note_link_create /
+ * _delete).  Writing to or chmod-ing the file inside changes no entry of
+ * the directory and is not reported either.
+ */
+#include "t.h"
+
+#include <ftw.h>
+
+static char vt_dir[64];
+
+static int vt_rm(const char *p, const struct stat *sb, int type,
+		 struct FTW *ftw)
+{
+	(void)sb;
+	(void)type;
+	(void)ftw;
+	remove(p);
+	return 0;
+}
+
+static void vt_cleanup(void)
+{
+	if (vt_dir[0])
+		nftw(vt_dir, vt_rm, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* A private directory under /tmp, removed with its contents at exit. */
+static const char *vt_mkdir(void)
+{
+	strcpy(vt_dir, "/tmp/kqvnode.XXXXXX");
+	if (mkdtemp(vt_dir) == NULL)
+		T_FAIL("mkdtemp: %s", strerror(errno));
+	atexit(vt_cleanup);
+	return vt_dir;
+}
+
+/* Waits at most 2 s; exactly one record must come and equal the given one. */
+#define WANT1(kq, id, fl, ffl, ud) \
+	want1(__LINE__, (kq), (id), (fl), (ffl), (void *)(ud))
+
+static void want1(int line, int kq, int id, unsigned short fl,
+		  unsigned int ffl, void *ud)
+{
+	struct kevent ev[4];
+	int n = t_wait(kq, ev, 4, 2000);
+
+	if (n != 1) {
+		for (int i = 0; i < n; i++)
+			t_print_kevent("  got", &ev[i]);
+		T_FAIL("line %d: expected one record, got %d", line, n);
+	}
+	t_kevent_check(__FILE__, line, &ev[0], (uintptr_t)id, EVFILT_VNODE,
+		       fl, ffl, 0, ud);
+}
+
+int main(void)
+{
+	int kq = t_kqueue(), kq2 = t_kqueue();
+	const char *top = vt_mkdir();
+	char dir[128], file[160], sym[160];
+	void *ud = (void *)0x111;
+
+	snprintf(dir, sizeof dir, "%s/d", top);
+	snprintf(file, sizeof file, "%s/f", dir);
+	snprintf(sym, sizeof sym, "%s/l", dir);
+	T_ASSERT(mkdir(dir, 0700) == 0);
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	T_ASSERT(dfd >= 0);
+
+	t_change(kq, dfd, EVFILT_VNODE, EV_ADD | EV_CLEAR,
+		 NOTE_WRITE | NOTE_LINK, 0, ud);
+	t_change(kq2, dfd, EVFILT_VNODE, EV_ADD | EV_CLEAR, NOTE_LINK, 0, ud);
+	T_NO_EVENTS(kq);
+
+	int fd = open(file, O_RDWR | O_CREAT | O_EXCL, 0600);
+	T_ASSERT(fd >= 0);
+	WANT1(kq, dfd, EV_CLEAR, NOTE_WRITE, ud);
+	T_NO_EVENTS(kq);
+
+	t_write(fd, "content", 7);
+	T_ASSERT(fchmod(fd, 0644) == 0);
+	T_ASSERT(close(fd) == 0);
+	T_NO_EVENTS(kq);
+
+	T_ASSERT(symlink("f", sym) == 0);
+	WANT1(kq, dfd, EV_CLEAR, NOTE_WRITE, ud);
+	T_NO_EVENTS(kq);
+
+	T_ASSERT(unlink(file) == 0);
+	WANT1(kq, dfd, EV_CLEAR, NOTE_WRITE, ud);
+	T_NO_EVENTS(kq);
+
+	T_ASSERT(unlink(sym) == 0);
+	WANT1(kq, dfd, EV_CLEAR, NOTE_WRITE, ud);
+	T_NO_EVENTS(kq);
+
+	T_NO_EVENTS(kq2);
+	return 0;
+}

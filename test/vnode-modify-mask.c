@@ -1,0 +1,103 @@
+/*
+ * H25 (SPEC 3.3 step 8): every change that reaches an existing VNODE knote
+ * replaces its watch mask (and udata) with the change's fflags.  A knote
+ * created with EV_CLEAR and NOTE_WRITE, re-added with NOTE_ATTRIB, no
+ * longer reports a write; it reports an fchmod as {fd, VNODE, EV_CLEAR,
+ * NOTE_ATTRIB, 0, new udata} (EV_CLEAR from the creation stays).  An
+ * EV_DISABLE and an EV_ENABLE carrying fflags 0 leave a mask of 0: neither
+ * a write nor an fchmod is reported.  Re-adding with NOTE_WRITE makes
+ * writes visible again.
+ */
+#include "t.h"
+
+#include <ftw.h>
+
+static char vt_dir[64];
+
+static int vt_rm(const char *p, const struct stat *sb, int type,
+		 struct FTW *ftw)
+{
+	(void)sb;
+	(void)type;
+	(void)ftw;
+	remove(p);
+	return 0;
+}
+
+static void vt_cleanup(void)
+{
+	if (vt_dir[0])
+		nftw(vt_dir, vt_rm, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* A private directory under /tmp, removed with its contents at exit. */
+static const char *vt_mkdir(void)
+{
+	strcpy(vt_dir, "/tmp/kqvnode.XXXXXX");
+	if (mkdtemp(vt_dir) == NULL)
+		T_FAIL("mkdtemp: %s", strerror(errno));
+	atexit(vt_cleanup);
+	return vt_dir;
+}
+
+/* Creates (empty, mode 0600) and opens O_RDWR the file dir/name. */
+static int vt_create(char *path, size_t size, const char *dir,
+		     const char *name)
+{
+	snprintf(path, size, "%s/%s", dir, name);
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (fd < 0)
+		T_FAIL("open(%s): %s", path, strerror(errno));
+	return fd;
+}
+
+/* Waits at most 2 s; exactly one record must come and equal the given one. */
+#define WANT1(kq, id, fl, ffl, ud) \
+	want1(__LINE__, (kq), (id), (fl), (ffl), (void *)(ud))
+
+static void want1(int line, int kq, int id, unsigned short fl,
+		  unsigned int ffl, void *ud)
+{
+	struct kevent ev[4];
+	int n = t_wait(kq, ev, 4, 2000);
+
+	if (n != 1) {
+		for (int i = 0; i < n; i++)
+			t_print_kevent("  got", &ev[i]);
+		T_FAIL("line %d: expected one record, got %d", line, n);
+	}
+	t_kevent_check(__FILE__, line, &ev[0], (uintptr_t)id, EVFILT_VNODE,
+		       fl, ffl, 0, ud);
+}
+
+int main(void)
+{
+	int kq = t_kqueue();
+	const char *dir = vt_mkdir();
+	char path[128];
+	void *ud1 = (void *)0x1251, *ud2 = (void *)0x1252;
+	int fd = vt_create(path, sizeof path, dir, "file");
+
+	t_write(fd, "0123456789", 10);
+	t_change(kq, fd, EVFILT_VNODE, EV_ADD | EV_CLEAR, NOTE_WRITE, 0, ud1);
+	t_change(kq, fd, EVFILT_VNODE, EV_ADD, NOTE_ATTRIB, 0, ud2);
+	T_NO_EVENTS(kq);
+
+	T_EQ(pwrite(fd, "ab", 2, 0), 2);
+	T_NO_EVENTS(kq);
+	T_ASSERT(fchmod(fd, 0640) == 0);
+	WANT1(kq, fd, EV_CLEAR, NOTE_ATTRIB, ud2);
+	T_NO_EVENTS(kq);
+
+	t_change(kq, fd, EVFILT_VNODE, EV_DISABLE, 0, 0, ud2);
+	t_change(kq, fd, EVFILT_VNODE, EV_ENABLE, 0, 0, ud2);
+	T_EQ(pwrite(fd, "cd", 2, 0), 2);
+	T_ASSERT(fchmod(fd, 0600) == 0);
+	T_NO_EVENTS(kq);
+
+	t_change(kq, fd, EVFILT_VNODE, EV_ADD, NOTE_WRITE, 0, ud1);
+	T_EQ(pwrite(fd, "ef", 2, 0), 2);
+	WANT1(kq, fd, EV_CLEAR, NOTE_WRITE, ud1);
+	T_NO_EVENTS(kq);
+	return 0;
+}
