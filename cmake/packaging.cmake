@@ -1,0 +1,45 @@
+# CPack: a Debian package of everything `cmake --install` installs (the
+# shared and static library, <sys/event.h> under include/kqueue, libkq.pc,
+# the CMake package files and the manual pages).
+#
+#   cmake -S . -B build-pkg -G Ninja -DKQ_BUILD_TESTS=OFF -DKQ_BUILD_BENCH=OFF
+#   cmake --build build-pkg
+#   cd build-pkg && cpack -G DEB        # -> libkq_0.1.0_amd64.deb
+#
+# Files go under /usr (CPACK_PACKAGING_INSTALL_PREFIX); the .pc file and the
+# CMake package locate their prefix relative to themselves, so they work
+# there and in a tree unpacked anywhere with `dpkg-deb -x`.  Configure with
+# -DKQ_LIBKQUEUE_COMPAT=ON to package the libkqueue drop-in as well.
+# test/sh/deb-package.sh builds, unpacks and uses the package.
+
+set(CPACK_PACKAGE_NAME "libkq")
+set(CPACK_PACKAGE_VENDOR "libkq")
+set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+set(CPACK_PACKAGE_DESCRIPTION "\
+libkq provides the FreeBSD kqueue()/kevent() event notification interface
+on Linux, so that programs written for FreeBSD or macOS kqueue build
+unchanged.  It runs on epoll, with FreeBSD's semantics and no helper
+threads.  This package holds the shared and static library, <sys/event.h>
+(in /usr/include/kqueue), the pkg-config and CMake package files and the
+kqueue(2) and kevent(2) manual pages.")
+set(CPACK_PACKAGE_CONTACT "libkq developers" CACHE STRING
+    "Maintainer field of the packages made by cpack")
+set(CPACK_PACKAGING_INSTALL_PREFIX "/usr")
+if(NOT CPACK_GENERATOR)
+  set(CPACK_GENERATOR "DEB")
+endif()
+
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION "libdevel")
+set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
+# The newest C library symbol libkq uses is epoll_pwait2 (GLIBC_2.35);
+# deb-package.sh checks that this stays true.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6 (>= 2.35)")
+# libkqueue-dev installs the same /usr/include/kqueue/sys/event.h.
+set(CPACK_DEBIAN_PACKAGE_CONFLICTS "libkqueue-dev")
+if(KQ_LIBKQUEUE_COMPAT)
+  set(CPACK_DEBIAN_PACKAGE_PROVIDES "libkqueue-dev")
+endif()
+
+include(CPack)
