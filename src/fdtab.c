@@ -132,3 +132,18 @@ int kq_fdtab_next_busy(int from, int to)
 	}
 	return -1;
 }
+
+/* Fork child: no descriptor is a kqueue or has knotes any more. */
+void kq_fdtab_forget_all(void)
+{
+	for (unsigned p = 0; p < NPAGES; p++) {
+		struct fdent *pg = atomic_load(&pages[p]);
+		if (!pg)
+			continue;
+		for (unsigned i = 0; i < PAGE_SIZE_ENTRIES; i++) {
+			atomic_store(&pg[i].kq, NULL);
+			atomic_store(&pg[i].interest, 0);
+			atomic_store(&pg[i].sockerr, 0);
+		}
+	}
+}

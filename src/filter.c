@@ -45,3 +45,11 @@ void kq_filters_fini(struct kqueue *kq)
 		if (filters[i] && filters[i]->fini)
 			filters[i]->fini(kq);
 }
+
+/* Fork child: close each filter's descriptors of kq (fork.c). */
+void kq_filters_forget(struct kqueue *kq)
+{
+	for (int i = 0; i < EVFILT_SYSCOUNT; i++)
+		if (filters[i] && filters[i]->forget)
+			filters[i]->forget(kq);
+}

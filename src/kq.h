@@ -92,6 +92,9 @@ struct filterops {
 	void (*delivered)(struct kqueue *, struct knote *);
 	/* Optional: per-kqueue teardown of shared kernel objects. */
 	void (*fini)(struct kqueue *);
+	/* Optional: in a fork child, close this filter's descriptors of kq
+	 * (and nothing else: the memory is abandoned, see fork.c). */
+	void (*forget)(struct kqueue *);
 };
 
 struct kq_vnodes;
@@ -164,6 +167,7 @@ void kq_activate(struct kqueue *kq, struct knote *kn);
 /* filter.c */
 const struct filterops *kq_filterops(short filter, int *err);
 void kq_filters_fini(struct kqueue *kq);
+void kq_filters_forget(struct kqueue *kq);
 
 /* filter/timer.c, filter/signal.c */
 void kq_timer_report(struct kqueue *kq);
@@ -186,6 +190,15 @@ int  kq_pending_count(struct kqueue *kq);
 
 /* mux/epoll.c */
 int  kq_epoll_wait(int epfd, struct epoll_event *evs, int n, int64_t timeout_ns);
+
+/* fork.c, and the pieces it calls */
+void kq_fork_prepare_kqueues(void);
+void kq_fork_parent_kqueues(void);
+void kq_fork_child_kqueues(void);
+void kq_signal_fork_prepare(void);
+void kq_signal_fork_parent(void);
+void kq_signal_fork_child(void);
+void kq_fdtab_forget_all(void);
 
 /* fdtab.c: per-process facts about descriptor numbers */
 struct kqueue *kq_fdtab_kq(int fd);

@@ -11,6 +11,7 @@
 #include "kq.h"
 #include "sys.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -261,4 +262,59 @@ void kq_fd_closing(int fd)
 			pthread_mutex_unlock(&self->lock);
 	}
 	pthread_mutex_unlock(&kq_glock);
+}
+
+/* ---- fork (see fork.c) ---- */
+
+/* Before fork(): hold every lock, so the child sees consistent state.
+ * Kqueue locks are only ordered outer-before-inner for nested kqueues,
+ * which the live list does not follow, so they are taken all-or-nothing
+ * with trylock and the attempt is repeated until it succeeds. */
+void kq_fork_prepare_kqueues(void)
+{
+	pthread_mutex_lock(&kq_glock);
+	for (;;) {
+		struct kqueue *kq, *failed = NULL;
+		for (kq = kq_live; kq; kq = kq->gnext) {
+			if (pthread_mutex_trylock(&kq->lock) != 0) {
+				failed = kq;
+				break;
+			}
+		}
+		if (!failed)
+			break;
+		for (kq = kq_live; kq != failed; kq = kq->gnext)
+			pthread_mutex_unlock(&kq->lock);
+		sched_yield();
+	}
+	pthread_mutex_lock(&kq_freelock);
+}
+
+void kq_fork_parent_kqueues(void)
+{
+	pthread_mutex_unlock(&kq_freelock);
+	for (struct kqueue *kq = kq_live; kq; kq = kq->gnext)
+		pthread_mutex_unlock(&kq->lock);
+	pthread_mutex_unlock(&kq_glock);
+}
+
+/* In the child: every kqueue is gone (BSD).  Their descriptors are closed,
+ * including the number the program held, which is free again; their memory
+ * is abandoned rather than freed (threads that were using it do not exist
+ * here, and freeing it buys nothing before exec or exit). */
+void kq_fork_child_kqueues(void)
+{
+	for (struct kqueue *kq = kq_live; kq; kq = kq->gnext) {
+		kq_filters_forget(kq);
+		sys_close(kq->wakefd);
+		sys_close(kq->epfd);
+		if (kq->ufd >= 0)
+			sys_close(kq->ufd);
+		kq->dead = true;
+		kq->ufd = -1;
+	}
+	kq_live = NULL;
+	kq_fdtab_forget_all();
+	pthread_mutex_init(&kq_freelock, NULL);
+	pthread_mutex_init(&kq_glock, NULL);
 }

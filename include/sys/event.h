@@ -53,6 +53,17 @@ extern "C" {
 #define EV_RECEIPT       0x0040
 #define EV_DISPATCH      0x0080
 
+/*
+ * libkq extension, not in FreeBSD (a bit FreeBSD leaves unused): given at
+ * EV_ADD, wake only one waiter per event.  A READ/WRITE knote with it gets an
+ * exclusive kernel registration, so one descriptor (a listening socket) in
+ * many kqueues, e.g. one per worker process, wakes one of them per event
+ * instead of all.  Threads waiting on one kqueue are woken one at a time
+ * anyway.  Fixed at creation; ignored on an existing knote.  See
+ * kevent(2), EV_WAKEONE.
+ */
+#define EV_WAKEONE       0x0800
+
 #define EV_SYSFLAGS      0xF000
 #define EV_DROP          0x1000
 #define EV_FLAG1         0x2000

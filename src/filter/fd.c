@@ -82,7 +82,7 @@ static bool slot_split(const struct kq_fdslot *s)
 static uint32_t entry_events(struct kq_fdslot *s, short filter)
 {
 	uint32_t all = 0, en = 0;
-	bool clear = false;
+	bool clear = false, excl = false;
 	for (struct knote *kn = s->head; kn; kn = kn->link) {
 		if (!IS_RW(kn) || (filter && kn->filter != filter))
 			continue;
@@ -92,6 +92,8 @@ static uint32_t entry_events(struct kq_fdslot *s, short filter)
 			en |= bits;
 		if (kn->flags & EV_CLEAR)
 			clear = true;
+		if (kn->flags & EV_WAKEONE)
+			excl = true;
 	}
 	bool et = clear || !en || (s->state & SLOT_DEMOTED);
 	for (struct knote *kn = s->head; kn; kn = kn->link) {
@@ -104,7 +106,20 @@ static uint32_t entry_events(struct kq_fdslot *s, short filter)
 	}
 	if (!all)
 		return 0;
-	return et ? (all | EPOLLET) : en;
+	uint32_t ev = et ? (all | EPOLLET) : en;
+	/* EV_WAKEONE: one waiter per event among the epoll sets holding the
+	 * fd.  Such an entry accepts no EPOLLRDHUP (read_event polls for it) */
+	if (excl)
+		ev = (ev & ~EPOLLRDHUP) | EPOLLEXCLUSIVE;
+	return ev;
+}
+
+static bool has_wakeone(const struct kq_fdslot *s)
+{
+	for (const struct knote *kn = s->head; kn; kn = kn->link)
+		if (IS_RW(kn) && (kn->flags & EV_WAKEONE))
+			return true;
+	return false;
 }
 
 static uint8_t main_state(uint32_t ev)
@@ -142,13 +157,18 @@ static int wrset(struct kqueue *kq)
  * `repoll` forces a MOD even when nothing changed: ADD and MOD make epoll
  * poll the file, which is FreeBSD's re-evaluation on add/modify/enable. */
 static int entry_sync(int epfd, int fd, uint64_t tag, bool had, uint8_t oldst,
-		      uint8_t newst, uint32_t ev, bool repoll)
+		      uint8_t newst, uint32_t ev, bool repoll, bool excl)
 {
 	int err = 0;
 	if (!ev) {
 		if (had)
 			sys_epoll_ctl(epfd, EPOLL_CTL_DEL, fd, 0, 0);
 		return 0;
+	}
+	/* an exclusive entry cannot be modified (EINVAL): replace it */
+	if (had && excl && (repoll || oldst != newst || (ev & EPOLLEXCLUSIVE))) {
+		sys_epoll_ctl(epfd, EPOLL_CTL_DEL, fd, 0, 0);
+		had = false;
 	}
 	if (!had) {
 		err = sys_epoll_ctl(epfd, EPOLL_CTL_ADD, fd, ev, tag);
@@ -165,9 +185,12 @@ static int entry_sync(int epfd, int fd, uint64_t tag, bool had, uint8_t oldst,
 }
 
 /* Brings both entries of the slot in line with its knotes.  `kn` (may be
- * NULL) is the knote that changed; if it is enabled its entry is re-polled. */
-static int slot_sync(struct kqueue *kq, struct kq_fdslot *s, int fd, struct knote *kn)
+ * NULL) is the knote that changed; if it is enabled its entry is re-polled.
+ * `excl` says an entry may be exclusive now or have been before. */
+static int slot_sync(struct kqueue *kq, struct kq_fdslot *s, int fd, struct knote *kn,
+		     bool excl)
 {
+	excl = excl || has_wakeone(s);
 	bool split = slot_split(s);
 	uint32_t mev = entry_events(s, split ? EVFILT_READ : 0);
 	uint32_t wev = split ? entry_events(s, EVFILT_WRITE) : 0;
@@ -182,13 +205,13 @@ static int slot_sync(struct kqueue *kq, struct kq_fdslot *s, int fd, struct knot
 			return wfd;
 		err = entry_sync(wfd, fd, tag_of(s, fd), s->state & SLOT_WEPOLL,
 				 s->state & (SLOT_WEPOLL | SLOT_WET), wr_state(wev),
-				 wev, repoll && kn_in_wr);
+				 wev, repoll && kn_in_wr, excl);
 		if (err)
 			return err;
 	}
 	err = entry_sync(kq->epfd, fd, tag_of(s, fd), s->state & SLOT_EPOLL,
 			 s->state & (SLOT_EPOLL | SLOT_ET | SLOT_IN | SLOT_OUT),
-			 main_state(mev), mev, repoll && !kn_in_wr);
+			 main_state(mev), mev, repoll && !kn_in_wr, excl);
 	if (err == -EPERM)
 		return err;
 	if (err)
@@ -271,7 +294,7 @@ static int fd_arm(struct kqueue *kq, struct knote *kn)
 
 	if (s->state & SLOT_NOPOLL)
 		return watch_file(kq, s, kn);
-	int err = slot_sync(kq, s, fd, kn);
+	int err = slot_sync(kq, s, fd, kn, false);
 	if (err == -EPERM)
 		return nopoll_attach(kq, s, kn);
 	return err ? err : 1;
@@ -286,7 +309,7 @@ static void fd_detach(struct kqueue *kq, struct knote *kn)
 		if ((kn->fpriv & FPRIV_WATCHED) && !kq->dead)
 			kq_vnode_sync(kq, (int)kn->ident);
 	} else if (!kq->dead) {
-		slot_sync(kq, s, (int)kn->ident, NULL);
+		slot_sync(kq, s, (int)kn->ident, NULL, (kn->flags & EV_WAKEONE) != 0);
 	} else if (!s->head) {
 		s->gen++;
 	}
@@ -308,7 +331,7 @@ static void demote(struct kqueue *kq, struct knote *kn)
 	if (!s || (s->state & SLOT_DEMOTED))
 		return;
 	s->state |= SLOT_DEMOTED;
-	slot_sync(kq, s, (int)kn->ident, NULL);
+	slot_sync(kq, s, (int)kn->ident, NULL, false);
 }
 
 /* The socket error for an EV_EOF record, kept for the program (see top). */
@@ -355,6 +378,11 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 		}
 		return n > 0;
 	case KQ_FD_STREAM:
+		if ((kn->flags & EV_WAKEONE) && (r & EPOLLIN) && !(r & EPOLLRDHUP)) {
+			int p = sys_poll1(fd, POLLRDHUP);
+			if (p > 0)
+				r |= (uint32_t)p;
+		}
 		if (kq_fd_inq(fd, &n) == -EINVAL) {
 			/* listen() was called after the knote was added */
 			int k = kq_fd_classify(fd);
@@ -601,6 +629,7 @@ const struct filterops kq_read_filtops = {
 	.event = fd_event,
 	.arm = fd_arm,
 	.fini = fd_fini,
+	.forget = fd_fini,   /* only closes the WRITE set; frees nothing */
 };
 
 const struct filterops kq_write_filtops = {

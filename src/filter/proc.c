@@ -329,10 +329,16 @@ void kq_proc_connector_report(struct kqueue *kq)
 			return;
 		}
 		for (struct nlmsghdr *h = &buf.h; NLMSG_OK(h, (unsigned)n); h = NLMSG_NEXT(h, n)) {
-			struct cn_msg *cn = NLMSG_DATA(h);
-			if (cn->id.idx != CN_IDX_PROC || cn->id.val != CN_VAL_PROC)
+			struct cn_msg cn;
+			memcpy(&cn, NLMSG_DATA(h), sizeof cn);
+			if (cn.id.idx != CN_IDX_PROC || cn.id.val != CN_VAL_PROC)
 				continue;
-			struct proc_event *ev = (struct proc_event *)cn->data;
+			/* the payload is not aligned for its 64-bit fields */
+			struct proc_event pe;
+			memset(&pe, 0, sizeof pe);
+			memcpy(&pe, (char *)NLMSG_DATA(h) + sizeof cn,
+			       cn.len < sizeof pe ? cn.len : sizeof pe);
+			struct proc_event *ev = &pe;
 			switch (ev->what) {
 			case PROC_EVENT_FORK:
 				on_proc_fork(kq, ev->event_data.fork.parent_tgid,
@@ -527,6 +533,21 @@ static void proc_fini(struct kqueue *kq)
 	kq->procs = NULL;
 }
 
+static void proc_forget(struct kqueue *kq)
+{
+	struct kq_procs *p = kq->procs;
+	if (!p)
+		return;
+	if (p->cnfd >= 0)
+		sys_close(p->cnfd);
+	for (uint32_t i = 0; i < p->nslots; i++) {
+		struct knote *kn = p->slots[i];
+		struct pstate *st = kn ? kn->fstate : NULL;
+		if (st && st->pidfd >= 0)
+			sys_close(st->pidfd);
+	}
+}
+
 const struct filterops kq_proc_filtops = {
 	.isfd = false,
 	.attach = proc_attach,
@@ -535,4 +556,5 @@ const struct filterops kq_proc_filtops = {
 	.arm = proc_arm,
 	.delivered = proc_delivered,
 	.fini = proc_fini,
+	.forget = proc_forget,
 };

@@ -401,6 +401,38 @@ const struct filterops kq_signal_filtops = {
 	.fini = signal_fini,
 };
 
+/* ---- fork ---- */
+
+void kq_signal_fork_prepare(void)
+{
+	pthread_mutex_lock(&sig_lock);
+}
+
+void kq_signal_fork_parent(void)
+{
+	pthread_mutex_unlock(&sig_lock);
+}
+
+/* The child has no kqueues, so no signal knotes: the program's own
+ * dispositions come back and libkq's process-wide fds go. */
+void kq_signal_fork_child(void)
+{
+	for (int sig = 1; sig < NSIGS; sig++) {
+		if (!catchable(sig) || sigs[sig].watchers == 0)
+			continue;
+		__sigaction(sig, prog_of(sig), NULL);
+		sigs[sig].watchers = 0;
+		atomic_store(&sigs[sig].pending_counted, 0);
+	}
+	sigemptyset(&watched);
+	if (sig_sfd >= 0)
+		sys_close(sig_sfd);
+	if (sig_wakefd >= 0)
+		sys_close(sig_wakefd);
+	sig_sfd = sig_wakefd = -1;
+	pthread_mutex_init(&sig_lock, NULL);
+}
+
 /* ---- the program's calls ---- */
 
 KQ_API int sigaction(int sig, const struct sigaction *act, struct sigaction *oact)

@@ -342,6 +342,12 @@ static void timer_fini(struct kqueue *kq)
 	kq->timers = NULL;
 }
 
+static void timer_forget(struct kqueue *kq)
+{
+	if (kq->timers)
+		sys_close(kq->timers->tfd);
+}
+
 const struct filterops kq_timer_filtops = {
 	.isfd = false,
 	.attach = timer_attach,
@@ -350,4 +356,5 @@ const struct filterops kq_timer_filtops = {
 	.arm = timer_arm,
 	.touch = timer_touch,
 	.fini = timer_fini,
+	.forget = timer_forget,
 };

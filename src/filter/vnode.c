@@ -559,6 +559,16 @@ void kq_vnode_fini(struct kqueue *kq)
 	kq->vnodes = NULL;
 }
 
+static void vnode_forget(struct kqueue *kq)
+{
+	struct kq_vnodes *v = kq->vnodes;
+	if (!v)
+		return;
+	sys_close(v->inofd);
+	if (v->mntfd >= 0)
+		sys_close(v->mntfd);
+}
+
 /* ---- EVFILT_VNODE ---- */
 
 /* FreeBSD: files, directories, FIFOs and other file-system objects; not
@@ -617,4 +627,5 @@ const struct filterops kq_vnode_filtops = {
 	.event = vnode_event,
 	.arm = vnode_arm,
 	.fini = kq_vnode_fini,
+	.forget = vnode_forget,
 };
