@@ -37,6 +37,12 @@ static void kq_process(struct kqueue *kq, const struct epoll_event *evs, int n)
 {
 	for (int i = 0; i < n; i++) {
 		uint64_t tag = evs[i].data.u64;
+		/* descriptor entries first: bit 31 of their low word is clear
+		 * (fds are below 2^31); every other tag has it set */
+		if (!((uint32_t)tag & 0x80000000u)) {
+			kq_fd_report(kq, tag, evs[i].events);
+			continue;
+		}
 		if (tag == KQ_TAG_WAKE)
 			kq_wake_reported(kq);
 		else if (tag == KQ_TAG_INOTIFY)
@@ -53,8 +59,6 @@ static void kq_process(struct kqueue *kq, const struct epoll_event *evs, int n)
 			kq_vnode_mounts_report(kq);
 		else if (kq_proc_tag(tag))
 			kq_proc_report(kq, tag, evs[i].events);
-		else
-			kq_fd_report(kq, tag, evs[i].events);
 	}
 }
 

@@ -26,13 +26,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* A raw system call as value or -errno, errno left as it was. */
+/* A raw system call as value or -errno.  errno itself may be left changed:
+ * only the public calls define it, and only when they fail. */
 #define KQ_SYSCALL(...) ({                                           \
-	int e_ = errno;                                              \
 	long r_ = syscall(__VA_ARGS__);                              \
 	if (r_ < 0)                                                  \
 		r_ = -errno;                                         \
-	errno = e_;                                                  \
 	r_;                                                          \
 })
 
@@ -60,10 +59,8 @@ static inline int sys_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint6
 
 static inline int sys_ioctl_int(int fd, unsigned long req, int *out)
 {
-	int e = errno, r = ioctl(fd, req, out);
-	if (r < 0) r = -errno;
-	errno = e;
-	return r;
+	int r = ioctl(fd, req, out);
+	return r < 0 ? -errno : r;
 }
 
 static inline int sys_fstat(int fd, struct stat *st)

@@ -47,9 +47,14 @@ static struct kq_fdslot *slot_of(struct kqueue *kq, const struct knote *kn)
 	return kq_fdslot(kq, (int)kn->ident, false);
 }
 
+/* epoll_event.data of an entry: generation and fd; bit 63 marks the entry
+ * in the WRITE set.  (Bit 31 stays clear: fds are below 2^31, and that is
+ * how the scan tells descriptor entries from its own tags.) */
+#define TAG_WRSET (UINT64_C(1) << 63)
+
 static uint64_t tag_of(const struct kq_fdslot *s, int fd)
 {
-	return ((uint64_t)s->gen << 32) | (uint32_t)fd;
+	return ((uint64_t)(s->gen & 0x7fffffff) << 32) | (uint32_t)fd;
 }
 
 /*
@@ -203,7 +208,7 @@ static int slot_sync(struct kqueue *kq, struct kq_fdslot *s, int fd, struct knot
 		int wfd = wrset(kq);
 		if (wfd < 0)
 			return wfd;
-		err = entry_sync(wfd, fd, tag_of(s, fd), s->state & SLOT_WEPOLL,
+		err = entry_sync(wfd, fd, tag_of(s, fd) | TAG_WRSET, s->state & SLOT_WEPOLL,
 				 s->state & (SLOT_WEPOLL | SLOT_WET), wr_state(wev),
 				 wev, repoll && kn_in_wr, excl);
 		if (err)
@@ -587,11 +592,23 @@ void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 {
 	int fd = (int)(uint32_t)tag;
 	struct kq_fdslot *s = kq_fdslot(kq, fd, false);
-	if (!s || !s->head || s->gen != (uint32_t)(tag >> 32))
+	if (!s || !s->head || (s->gen & 0x7fffffff) != ((uint32_t)(tag >> 32) & 0x7fffffff))
 		return;
-	s->revents = (uint16_t)revents;
+	/* With READ and WRITE in separate entries (split), a report speaks
+	 * for its own direction only: keep the other direction's bits, and
+	 * activate only the knotes of the entry that reported. */
+	short only = 0;
+	uint32_t covered = ~0u;
+	if (tag & TAG_WRSET) {
+		only = EVFILT_WRITE;
+		covered = EPOLLOUT | EPOLLHUP | EPOLLERR;
+	} else if (s->state & SLOT_WEPOLL) {
+		only = EVFILT_READ;
+		covered = ~(uint32_t)EPOLLOUT;
+	}
+	s->revents = (uint16_t)((s->revents & ~covered) | (revents & covered));
 	for (struct knote *kn = s->head; kn; kn = kn->link) {
-		if (!IS_RW(kn))
+		if (!IS_RW(kn) || (only && kn->filter != only))
 			continue;
 		uint32_t care = kn->filter == EVFILT_READ
 			? (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)
