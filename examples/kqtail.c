@@ -1,5 +1,6 @@
 /*
  * kqtail.c - follow a growing file like `tail -f`, without polling.
+ * (Paper program 6 in examples/CMakeLists.txt's list.)
  *
  * The kqueue paper (section 9) points out that `tail -f` wakes up every
  * quarter second to stat() the file.  With kqueue it can sleep until there
