@@ -292,6 +292,27 @@ static int nopoll_attach(struct kqueue *kq, struct kq_fdslot *s, struct knote *k
 	return watch_file(kq, s, kn);
 }
 
+/* Whether the knote's entry is level-triggered and carries its bits, so
+ * epoll reports the current condition without being asked. */
+static bool level_entry_has(const struct kq_fdslot *s, const struct knote *kn)
+{
+	if (kn->filter == EVFILT_WRITE && (s->state & SLOT_WEPOLL))
+		return !(s->state & SLOT_WET);
+	if ((s->state & (SLOT_EPOLL | SLOT_ET)) != SLOT_EPOLL)
+		return false;
+	return (s->state & (kn->filter == EVFILT_READ ? SLOT_IN : SLOT_OUT)) != 0;
+}
+
+/*
+ * Only calls that change something are made.  A disabled knote leaves its
+ * entry as it is: a report that then finds no enabled knote to activate
+ * trims the entry (kq_fd_report), so a disable costs nothing unless the
+ * descriptor becomes ready meanwhile.  An enabled knote whose entry is
+ * level-triggered with its bits needs nothing either: epoll reports the
+ * condition by itself, which is the re-evaluation FreeBSD performs.  Other
+ * cases (a new entry, a mode change, an edge-triggered entry whose edge may
+ * have been consumed) get their ADD/MOD, which re-polls the file.
+ */
 static int fd_arm(struct kqueue *kq, struct knote *kn)
 {
 	int fd = (int)kn->ident;
@@ -299,6 +320,9 @@ static int fd_arm(struct kqueue *kq, struct knote *kn)
 
 	if (s->state & SLOT_NOPOLL)
 		return watch_file(kq, s, kn);
+	if ((s->state & (SLOT_EPOLL | SLOT_WEPOLL)) &&
+	    ((kn->status & KN_DISABLED) || level_entry_has(s, kn)))
+		return 1;
 	int err = slot_sync(kq, s, fd, kn, false);
 	if (err == -EPERM)
 		return nopoll_attach(kq, s, kn);
@@ -607,17 +631,23 @@ void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 		covered = ~(uint32_t)EPOLLOUT;
 	}
 	s->revents = (uint16_t)((s->revents & ~covered) | (revents & covered));
+	bool any = false;
 	for (struct knote *kn = s->head; kn; kn = kn->link) {
 		if (!IS_RW(kn) || (only && kn->filter != only))
 			continue;
 		uint32_t care = kn->filter == EVFILT_READ
 			? (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)
 			: (EPOLLOUT | EPOLLHUP | EPOLLERR);
-		if (!(revents & care))
+		if (!(revents & care) || (kn->status & KN_DISABLED))
 			continue;
 		kn->status |= KN_FRESH;
 		kq_activate(kq, kn);
+		any = true;
 	}
+	/* Nothing enabled wanted this report: bits kept for disabled knotes
+	 * (see fd_arm) would make a level entry report it again at once. */
+	if (!any && !(s->state & SLOT_ET))
+		slot_sync(kq, s, fd, NULL, false);
 }
 
 /* Activates the READ knotes of a library-driven (regular file) slot. */
