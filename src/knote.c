@@ -15,6 +15,7 @@ struct knote *kq_knote_alloc(void)
 
 void kq_knote_free(struct knote *kn)
 {
+	free(kn->ext);
 	free(kn);
 }
 

@@ -54,7 +54,8 @@ struct knote {
 	int64_t        data;     /* data to report */
 	void          *udata;
 	void          *fstate;   /* filter-private state (timers) */
-	uint64_t       ext[4];
+	uint64_t      *ext;      /* ext[4] as registered, or NULL when all zero
+				  * (EV_SET's default; saves 32 bytes a knote) */
 	uint32_t       sfflags;  /* fflags as the user registered them */
 	uint32_t       fflags;   /* fflags to report */
 	short          filter;

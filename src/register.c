@@ -10,6 +10,7 @@
 #include "sys.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define EV_ACTIONS (EV_ADD | EV_DELETE | EV_ENABLE | EV_DISABLE | EV_FORCEONESHOT)
@@ -70,7 +71,14 @@ int kq_register(struct kqueue *kq, struct kevent *kev)
 		kn->sfflags = kev->fflags;
 		kn->sdata = kev->data;
 		kn->udata = kev->udata;
-		memcpy(kn->ext, kev->ext, sizeof kn->ext);
+		if (kev->ext[0] | kev->ext[1] | kev->ext[2] | kev->ext[3]) {
+			kn->ext = malloc(sizeof kev->ext);
+			if (!kn->ext) {
+				kq_knote_free(kn);
+				return -ENOMEM;
+			}
+			memcpy(kn->ext, kev->ext, sizeof kev->ext);
+		}
 		kn->flags = flags & ~EV_ACTIONS;
 		if (flags & EV_DISABLE)
 			kn->status |= KN_DISABLED;

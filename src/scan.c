@@ -107,7 +107,10 @@ static void copyout(struct kevent *ev, const struct knote *kn)
 	ev->fflags = kn->fflags;
 	ev->data = kn->data;
 	ev->udata = kn->udata;
-	memcpy(ev->ext, kn->ext, sizeof ev->ext);
+	if (kn->ext)
+		memcpy(ev->ext, kn->ext, sizeof ev->ext);
+	else
+		memset(ev->ext, 0, sizeof ev->ext);
 }
 
 static int kq_deliver(struct kqueue *kq, struct kevent *ev, int nevents)
