@@ -41,6 +41,8 @@ struct knote;
 #define KN_LEVELSRC  0x0008  /* the kernel re-reports it while true (LT epoll) */
 #define KN_FORCED    0x0010  /* EV_FORCEONESHOT: deliver without re-validation */
 #define KN_SNAPSHOT  0x0020  /* data/fflags were computed at activation */
+#define KN_NOEXCL    0x0040  /* EV_WAKEONE, but its file already has an
+			      * exclusive entry in this kqueue (filter/fd.c) */
 
 /* kn->fpriv of a READ knote on a regular file: its inotify watch is held */
 #define KQ_FPRIV_FILE_WATCHED 0x0001

@@ -97,7 +97,7 @@ static uint32_t entry_events(struct kq_fdslot *s, short filter)
 			en |= bits;
 		if (kn->flags & EV_CLEAR)
 			clear = true;
-		if (kn->flags & EV_WAKEONE)
+		if ((kn->flags & EV_WAKEONE) && !(kn->status & KN_NOEXCL))
 			excl = true;
 	}
 	bool et = clear || !en || (s->state & SLOT_DEMOTED);
@@ -122,9 +122,34 @@ static uint32_t entry_events(struct kq_fdslot *s, short filter)
 static bool has_wakeone(const struct kq_fdslot *s)
 {
 	for (const struct knote *kn = s->head; kn; kn = kn->link)
-		if (IS_RW(kn) && (kn->flags & EV_WAKEONE))
+		if (IS_RW(kn) && (kn->flags & EV_WAKEONE) && !(kn->status & KN_NOEXCL))
 			return true;
 	return false;
+}
+
+/*
+ * Exclusive entries on one file wait on that file's wait queue, and a
+ * wake-up wakes only one exclusive waiter there.  Two exclusive entries of
+ * one kqueue on the same file (a descriptor and its dup, two opens of a
+ * FIFO) would leave the second one never woken.  So a WAKEONE knote whose
+ * file (device and inode) already has one in this kqueue gets a plain entry
+ * instead.  fstate holds the file's key for WAKEONE knotes; only their
+ * creation pays for the fstat and the walk.
+ */
+static void wakeone_setup(struct kqueue *kq, struct knote *kn)
+{
+	struct stat st;
+	if (sys_fstat((int)kn->ident, &st) != 0)
+		return;
+	uintptr_t key = (uintptr_t)((uint64_t)st.st_dev * 0x9e3779b97f4a7c15ull ^ st.st_ino) | 1;
+	kn->fstate = (void *)key;
+	for (unsigned fd = 0; fd < kq->nfds; fd++)
+		for (struct knote *o = kq->fds[fd].head; o; o = o->link)
+			if (o != kn && IS_RW(o) && (o->flags & EV_WAKEONE) &&
+			    o->fstate == kn->fstate && !(o->status & KN_NOEXCL)) {
+				kn->status |= KN_NOEXCL;
+				return;
+			}
 }
 
 static uint8_t main_state(uint32_t ev)
@@ -261,6 +286,8 @@ static int fd_attach(struct kqueue *kq, struct knote *kn)
 			return -EINVAL;
 		s->kind = KQ_FD_KQUEUE;
 	}
+	if (kn->flags & EV_WAKEONE)
+		wakeone_setup(kq, kn);
 	if (kn->filter == EVFILT_WRITE && s->kind != KQ_FD_STREAM &&
 	    s->kind != KQ_FD_DGRAM && !(s->state & SLOT_NOPOLL)) {
 		/* FreeBSD refuses a WRITE knote on a pipe whose reader is gone */
