@@ -43,6 +43,7 @@ struct knote;
 #define KN_SNAPSHOT  0x0020  /* data/fflags were computed at activation */
 #define KN_NOEXCL    0x0040  /* EV_WAKEONE, but its file already has an
 			      * exclusive entry in this kqueue (filter/fd.c) */
+#define KN_ABSORB    0x0080  /* just delivered: reports now are absorbed (scan.c) */
 
 /* kn->fpriv of a READ knote on a regular file: its inotify watch is held */
 #define KQ_FPRIV_FILE_WATCHED 0x0001
@@ -114,6 +115,14 @@ struct kqueue {
 	bool               dead;     /* user closed it; torn down when users == 0 */
 	bool               wake_on;  /* wakefd currently readable */
 	unsigned           users;    /* kevent() calls inside (may be unlocked) */
+	/* Epoll reports must be consumed in order with everything else done
+	 * under the lock (scan.c): at most one thread sleeps in a consuming
+	 * epoll_wait() (consumer), and a thread entering while it does wakes
+	 * it and waits on `cond` until it has processed what it took. */
+	bool               consumer;
+	pthread_cond_t     cond;
+	int                waitfd;   /* epoll set holding epfd: sleeping without
+				      * consuming when threads share the kqueue; -1 */
 
 	struct knote      *qhead;    /* ready queue, FIFO */
 	struct knote     **qtailp;

@@ -11,7 +11,6 @@
 #include "kq.h"
 #include "sys.h"
 
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,7 +53,12 @@ static struct kqueue *kq_obtain(void)
 	kq = calloc(1, sizeof *kq);
 	if (kq && pthread_mutex_init(&kq->lock, NULL) != 0) {
 		free(kq);
-		kq = NULL;
+		return NULL;
+	}
+	if (kq && pthread_cond_init(&kq->cond, NULL) != 0) {
+		pthread_mutex_destroy(&kq->lock);
+		free(kq);
+		return NULL;
 	}
 	return kq;
 }
@@ -93,6 +97,8 @@ int kq_create(int flags)
 	kq->dead = false;
 	kq->wake_on = false;
 	kq->users = 0;
+	kq->consumer = false;
+	kq->waitfd = -1;
 	kq->qhead = NULL;
 	kq->qtailp = &kq->qhead;
 	kq->qcount = 0;
@@ -135,7 +141,19 @@ struct kqueue *kq_acquire(int fd)
 		pthread_mutex_unlock(&kq->lock);
 		return NULL;
 	}
+	/* Counted first, so a sleeper that wakes up sees it and does not
+	 * become the consumer again.  Another thread sleeps in a consuming
+	 * epoll_wait(): wake it and let it process what it took before
+	 * touching anything (see scan.c). */
 	kq->users++;
+	while (kq->consumer && !kq->dead) {
+		sys_eventfd_add(kq->wakefd, 1);
+		pthread_cond_wait(&kq->cond, &kq->lock);
+	}
+	if (kq->dead) {
+		kq_release(kq);
+		return NULL;
+	}
 	return kq;
 }
 
@@ -190,9 +208,11 @@ static void kq_teardown(struct kqueue *kq)
 	kq->fds = NULL;
 	kq->hash = NULL;
 	kq->nfds = kq->hsize = kq->hcount = 0;
+	if (kq->waitfd >= 0)
+		sys_close(kq->waitfd);
 	sys_close(kq->wakefd);
 	sys_close(kq->epfd);
-	kq->wakefd = kq->epfd = -1;
+	kq->wakefd = kq->epfd = kq->waitfd = -1;
 	pthread_mutex_unlock(&kq->lock);
 	pthread_mutex_lock(&kq_freelock);
 	list_insert(&kq_freelist, kq);
@@ -268,15 +288,20 @@ void kq_fd_closing(int fd)
 
 /* Before fork(): hold every lock, so the child sees consistent state.
  * Kqueue locks are only ordered outer-before-inner for nested kqueues,
- * which the live list does not follow, so they are taken all-or-nothing
- * with trylock and the attempt is repeated until it succeeds. */
+ * which the live list does not follow, so they are taken all-or-nothing:
+ * after a failed round, wait for the contended lock while holding no other
+ * (which cannot deadlock, and cannot be starved by a thread that keeps
+ * re-taking it), then try the rest again.  kq_glock keeps the list fixed. */
 void kq_fork_prepare_kqueues(void)
 {
 	pthread_mutex_lock(&kq_glock);
+	struct kqueue *held = NULL;
 	for (;;) {
 		struct kqueue *kq, *failed = NULL;
+		if (held)
+			pthread_mutex_lock(&held->lock);
 		for (kq = kq_live; kq; kq = kq->gnext) {
-			if (pthread_mutex_trylock(&kq->lock) != 0) {
+			if (kq != held && pthread_mutex_trylock(&kq->lock) != 0) {
 				failed = kq;
 				break;
 			}
@@ -284,8 +309,11 @@ void kq_fork_prepare_kqueues(void)
 		if (!failed)
 			break;
 		for (kq = kq_live; kq != failed; kq = kq->gnext)
-			pthread_mutex_unlock(&kq->lock);
-		sched_yield();
+			if (kq != held)
+				pthread_mutex_unlock(&kq->lock);
+		if (held)
+			pthread_mutex_unlock(&held->lock);
+		held = failed;
 	}
 	pthread_mutex_lock(&kq_freelock);
 }
@@ -306,6 +334,8 @@ void kq_fork_child_kqueues(void)
 {
 	for (struct kqueue *kq = kq_live; kq; kq = kq->gnext) {
 		kq_filters_forget(kq);
+		if (kq->waitfd >= 0)
+			sys_close(kq->waitfd);
 		sys_close(kq->wakefd);
 		sys_close(kq->epfd);
 		if (kq->ufd >= 0)

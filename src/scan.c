@@ -113,7 +113,16 @@ static void copyout(struct kevent *ev, const struct knote *kn)
 		memset(ev->ext, 0, sizeof ev->ext);
 }
 
-static int kq_deliver(struct kqueue *kq, struct kevent *ev, int nevents)
+#define ABSORB_MAX 64
+
+/* Knotes delivered with EV_CLEAR in this call, for absorb_window(). */
+struct delivered {
+	struct knote *kn[ABSORB_MAX];
+	int n;
+};
+
+static int kq_deliver(struct kqueue *kq, struct kevent *ev, int nevents,
+		      struct delivered *dl)
 {
 	unsigned budget = kq->qcount;
 	int n = 0;
@@ -151,6 +160,8 @@ static int kq_deliver(struct kqueue *kq, struct kevent *ev, int nevents)
 		if (kn->flags & EV_CLEAR) {
 			kn->data = 0;
 			kn->fflags = 0;
+			if (!(kn->flags & EV_DISPATCH) && dl->n < ABSORB_MAX)
+				dl->kn[dl->n++] = kn;
 		}
 		if (kn->flags & EV_DISPATCH) {
 			kn->status |= KN_DISABLED;
@@ -162,31 +173,104 @@ static int kq_deliver(struct kqueue *kq, struct kevent *ev, int nevents)
 	return n;
 }
 
-/* A cancelled waiter holds no lock; it must give back its kevent() use. */
+/* A cancelled waiter holds no lock; it must give back its kevent() use
+ * (and its consumer role: what it took is lost with it, as a cancelled
+ * FreeBSD kevent() loses nothing it had not yet copied out). */
 static void scan_cancelled(void *arg)
 {
 	struct kqueue *kq = arg;
 	pthread_mutex_lock(&kq->lock);
+	if (kq->consumer) {
+		kq->consumer = false;
+		pthread_cond_broadcast(&kq->cond);
+	}
 	kq_release(kq);
 }
 
-/* Sleeps in epoll_wait() without kq->lock.  The only cancellation point of
- * kevent(), and only when the call carried no changes (FreeBSD). */
+/* A set holding only the kqueue's epoll fd: sleeping on it waits for the
+ * kqueue to have something, without taking any report out of it. */
+static int waitset(struct kqueue *kq)
+{
+	if (kq->waitfd >= 0)
+		return kq->waitfd;
+	int fd = sys_epoll_create();
+	if (fd < 0)
+		return fd;
+	int err = sys_epoll_ctl(fd, EPOLL_CTL_ADD, kq->epfd, EPOLLIN, 0);
+	if (err) {
+		sys_close(fd);
+		return err;
+	}
+	kq->waitfd = fd;
+	return fd;
+}
+
+/*
+ * Sleeps without kq->lock until the kqueue may have something; the only
+ * cancellation point of kevent(), and only for calls without changes
+ * (FreeBSD).
+ *
+ * Reports of edge-triggered entries exist once.  A thread that took one in
+ * epoll_wait() and has not processed it yet must not be overtaken by another
+ * thread's harvest or EV_ENABLE, or one activation is delivered twice (an
+ * older report processed after a newer one, or after the re-poll of an
+ * enable).  So: a thread alone in the kqueue sleeps in a consuming
+ * epoll_wait() on the set itself (one system call), marked as the consumer;
+ * any thread entering meanwhile wakes it and waits until it has processed
+ * its reports (kq_acquire).  With other threads inside, a sleeper waits on
+ * the waitset instead, which consumes nothing (epoll still wakes one waiter
+ * at a time), and the reports are then taken under the lock.
+ * Returns the number of reports consumed into evs, or -errno.
+ */
 static int wait_unlocked(struct kqueue *kq, struct epoll_event *evs, int maxev,
 			 int64_t rem, bool cancellable)
 {
 	int old = PTHREAD_CANCEL_ENABLE, r;
+	bool consume = kq->users == 1;
+	int fd = kq->epfd;
+	if (!consume) {
+		fd = waitset(kq);
+		if (fd < 0)
+			return fd;
+	}
+	kq->consumer = consume;
 	kq_sync_wake(kq);
 	pthread_mutex_unlock(&kq->lock);
 	pthread_cleanup_push(scan_cancelled, kq);
 	if (!cancellable)
 		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
-	r = kq_epoll_wait(kq->epfd, evs, maxev, rem);
-	if (!cancellable)
+	r = kq_epoll_wait(fd, evs, consume ? maxev : 1, rem);
+	if (cancellable)
+		;
+	else
 		pthread_setcancelstate(old, NULL);
 	pthread_cleanup_pop(0);
 	pthread_mutex_lock(&kq->lock);
+	if (!consume)
+		return r < 0 ? r : 0;
 	return r;
+}
+
+/*
+ * FreeBSD keeps a knote marked queued while a scan delivers it, so an
+ * activation in that window (data arriving between our harvest and our
+ * FIONREAD) is absorbed into the record being delivered.  Here its edge
+ * would stay in epoll and give a second record with the same data; with one
+ * thread that is only a spurious wake-up (re-validation or a read that finds
+ * nothing), but with several threads two of them would handle one
+ * descriptor at once.  So when other threads are inside the kqueue, reports
+ * that epoll holds right now for the EV_CLEAR knotes just delivered are
+ * taken and dropped, and the rest are queued as usual.
+ */
+static void absorb_window(struct kqueue *kq, struct delivered *dl, int maxev, int want)
+{
+	if (!dl->n || kq->users < 2)
+		return;
+	for (int i = 0; i < dl->n; i++)
+		dl->kn[i]->status |= KN_ABSORB;
+	kq_harvest(kq, maxev, want);
+	for (int i = 0; i < dl->n; i++)
+		dl->kn[i]->status &= ~KN_ABSORB;
 }
 
 static int64_t now_ns(void)
@@ -223,15 +307,27 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 					return 0;
 			}
 			struct epoll_event evs[HARVEST_MAX];
+			bool consumed = kq->users == 1;
 			int r = wait_unlocked(kq, evs, maxev, rem, cancellable);
+			if (r > 0)
+				kq_process(kq, evs, r);
+			if (kq->consumer) {
+				kq->consumer = false;
+				pthread_cond_broadcast(&kq->cond);
+			}
 			if (kq->dead)
 				return -EBADF;
 			if (r < 0)
 				return r;
-			kq_process(kq, evs, r);
-			harvest_rest(kq, r, maxev, nevents);
+			if (consumed)
+				harvest_rest(kq, r, maxev, nevents);
+			else
+				kq_harvest(kq, maxev, nevents);
 		}
-		int n = kq_deliver(kq, ev, nevents);
+		struct delivered dl;
+		dl.n = 0;
+		int n = kq_deliver(kq, ev, nevents, &dl);
+		absorb_window(kq, &dl, maxev, nevents);
 		if (n > 0 || poll_only)
 			return n;
 		if (deadline >= 0 && now_ns() >= deadline)

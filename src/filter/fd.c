@@ -667,9 +667,11 @@ void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 			: (EPOLLOUT | EPOLLHUP | EPOLLERR);
 		if (!(revents & care) || (kn->status & KN_DISABLED))
 			continue;
+		any = true;
+		if (kn->status & KN_ABSORB)
+			continue;
 		kn->status |= KN_FRESH;
 		kq_activate(kq, kn);
-		any = true;
 	}
 	/* Nothing enabled wanted this report: bits kept for disabled knotes
 	 * (see fd_arm) would make a level entry report it again at once. */
