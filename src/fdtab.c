@@ -16,13 +16,16 @@
 #define PAGE_SIZE_ENTRIES (1u << PAGE_BITS)
 #define NPAGES 4096u
 
+/* 8 bytes per descriptor number: this table has an entry for every number
+ * that ever had a knote, so it counts in the memory a knote costs. */
 struct fdent {
-	_Atomic(struct kqueue *) kq;
 	atomic_int interest;
 	atomic_int sockerr;
 };
 
 static _Atomic(struct fdent *) pages[NPAGES];
+/* Which numbers are kqueues: few, so a separate table, by the same pages. */
+static _Atomic(_Atomic(struct kqueue *) *) kqpages[NPAGES];
 
 static struct fdent *ent(int fd, bool create)
 {
@@ -49,17 +52,42 @@ static struct fdent *ent(int fd, bool create)
 	return &pg[(unsigned)fd & (PAGE_SIZE_ENTRIES - 1)];
 }
 
+static _Atomic(struct kqueue *) *kqent(int fd, bool create)
+{
+	if (fd < 0)
+		return NULL;
+	unsigned p = (unsigned)fd >> PAGE_BITS;
+	if (p >= NPAGES)
+		return NULL;
+	_Atomic(struct kqueue *) *pg = atomic_load_explicit(&kqpages[p], memory_order_acquire);
+	if (!pg) {
+		if (!create)
+			return NULL;
+		_Atomic(struct kqueue *) *n = calloc(PAGE_SIZE_ENTRIES, sizeof *n);
+		if (!n)
+			return NULL;
+		_Atomic(struct kqueue *) *expect = NULL;
+		if (atomic_compare_exchange_strong(&kqpages[p], &expect, n))
+			pg = n;
+		else {
+			free(n);
+			pg = expect;
+		}
+	}
+	return &pg[(unsigned)fd & (PAGE_SIZE_ENTRIES - 1)];
+}
+
 struct kqueue *kq_fdtab_kq(int fd)
 {
-	struct fdent *e = ent(fd, false);
-	return e ? atomic_load_explicit(&e->kq, memory_order_acquire) : NULL;
+	_Atomic(struct kqueue *) *e = kqent(fd, false);
+	return e ? atomic_load_explicit(e, memory_order_acquire) : NULL;
 }
 
 void kq_fdtab_set_kq(int fd, struct kqueue *kq)
 {
-	struct fdent *e = ent(fd, kq != NULL);
+	_Atomic(struct kqueue *) *e = kqent(fd, kq != NULL);
 	if (e)
-		atomic_store_explicit(&e->kq, kq, memory_order_release);
+		atomic_store_explicit(e, kq, memory_order_release);
 }
 
 void kq_fdtab_interest(int fd, int delta)
@@ -105,11 +133,10 @@ void kq_fdtab_clear(int fd)
 bool kq_fdtab_busy(int fd)
 {
 	struct fdent *e = ent(fd, false);
-	if (!e)
-		return false;
-	return atomic_load_explicit(&e->kq, memory_order_acquire) != NULL ||
-	       atomic_load_explicit(&e->interest, memory_order_acquire) != 0 ||
-	       atomic_load_explicit(&e->sockerr, memory_order_relaxed) != 0;
+	if (e && (atomic_load_explicit(&e->interest, memory_order_acquire) != 0 ||
+		  atomic_load_explicit(&e->sockerr, memory_order_relaxed) != 0))
+		return true;
+	return kq_fdtab_kq(fd) != NULL;
 }
 
 /* The first number in [from, to] that kq_fdtab_busy() would report, or -1;
@@ -122,7 +149,8 @@ int kq_fdtab_next_busy(int from, int to)
 		unsigned p = (unsigned)fd >> PAGE_BITS;
 		if (p >= NPAGES)
 			return -1;
-		if (!atomic_load_explicit(&pages[p], memory_order_acquire)) {
+		if (!atomic_load_explicit(&pages[p], memory_order_acquire) &&
+		    !atomic_load_explicit(&kqpages[p], memory_order_acquire)) {
 			fd = (long)(p + 1) << PAGE_BITS;
 			continue;
 		}
@@ -141,9 +169,13 @@ void kq_fdtab_forget_all(void)
 		if (!pg)
 			continue;
 		for (unsigned i = 0; i < PAGE_SIZE_ENTRIES; i++) {
-			atomic_store(&pg[i].kq, NULL);
 			atomic_store(&pg[i].interest, 0);
 			atomic_store(&pg[i].sockerr, 0);
 		}
+	}
+	for (unsigned p = 0; p < NPAGES; p++) {
+		_Atomic(struct kqueue *) *pg = atomic_load(&kqpages[p]);
+		for (unsigned i = 0; pg && i < PAGE_SIZE_ENTRIES; i++)
+			atomic_store(&pg[i], NULL);
 	}
 }

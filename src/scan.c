@@ -18,7 +18,9 @@
 
 #include <string.h>
 
-#define HARVEST_MAX 64
+/* Reports taken per epoll_wait(): enough for a kevent() asking for up to
+ * this many events in one system call (the buffer is on the stack). */
+#define HARVEST_MAX 512
 
 void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents);   /* filter/fd.c */
 

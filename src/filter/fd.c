@@ -331,7 +331,9 @@ static bool level_entry_has(const struct kq_fdslot *s, const struct knote *kn)
 }
 
 /*
- * Only calls that change something are made.  A disabled knote leaves its
+ * Only calls that change something are made (stored flags never change on
+ * a modify, so an existing knote's entry only changes with the knotes
+ * around it).  A disabled knote leaves its
  * entry as it is: a report that then finds no enabled knote to activate
  * trims the entry (kq_fd_report), so a disable costs nothing unless the
  * descriptor becomes ready meanwhile.  An enabled knote whose entry is
@@ -347,8 +349,11 @@ static int fd_arm(struct kqueue *kq, struct knote *kn)
 
 	if (s->state & SLOT_NOPOLL)
 		return watch_file(kq, s, kn);
+	/* A knote already queued is re-evaluated when it is delivered: a
+	 * re-poll now would only add a second report of the same activation
+	 * (FreeBSD's activation of a queued knote is a no-op). */
 	if ((s->state & (SLOT_EPOLL | SLOT_WEPOLL)) &&
-	    ((kn->status & KN_DISABLED) || level_entry_has(s, kn)))
+	    ((kn->status & (KN_DISABLED | KN_QUEUED)) || level_entry_has(s, kn)))
 		return 1;
 	int err = slot_sync(kq, s, fd, kn, false);
 	if (err == -EPERM)

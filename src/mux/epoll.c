@@ -15,6 +15,10 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
+#include <sys/prctl.h>
+
+#define SHORT_TIMEOUT_NS 1000000   /* 1 ms */
 
 #include <stdlib.h>
 
@@ -38,7 +42,18 @@ int kq_epoll_wait(int epfd, struct epoll_event *evs, int n, int64_t timeout_ns)
 	if (timeout_ns > 0 && atomic_load_explicit(&have_pwait2, memory_order_relaxed)) {
 		struct timespec ts = { .tv_sec = timeout_ns / 1000000000,
 				       .tv_nsec = timeout_ns % 1000000000 };
+		/* The kernel may end a sleep up to the thread's timer slack
+		 * late (50 us by default), which is most of a short timeout:
+		 * for those, ask for no slack while we sleep. */
+		bool precise = timeout_ns <= SHORT_TIMEOUT_NS;
+		long slack = precise ? prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0) : -1;
+		if (slack > 1)
+			prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 		r = epoll_pwait2(epfd, evs, n, &ts, NULL);
+		int e = errno;
+		if (slack > 1)
+			prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
+		errno = e;
 		if (r >= 0 || errno != ENOSYS)
 			goto out;
 		atomic_store(&have_pwait2, 0);
