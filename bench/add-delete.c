@@ -1,14 +1,16 @@
 /*
  * add-delete: the cost of one change (EV_ADD, EV_DISABLE, EV_ENABLE,
- * EV_DELETE of EVFILT_READ on a socket) against one epoll_ctl doing the same.
+ * EV_DELETE of EVFILT_READ on a socket) against one epoll_ctl doing the same:
+ * the kqueue paper's Figure 13 (Lemon 2001: the cost of each action; enable
+ * and disable cheaper than add and delete).
  *
  * Sockets: a pool of connected AF_UNIX SOCK_STREAM socketpairs, created fresh
  * for every block (so every add is a first registration of that socket); one
  * end of each pair is registered, the peer stays open and nothing is ever
  * written, so every registered socket is idle (not readable, no EOF).
  *
- * Contenders, same process, alternating blocks (which goes first alternates);
- * each block runs four timed phases over the whole pool, one change per call:
+ * Contenders, same process, the order rotating from block to block
+ * (bench_turn); each block runs four timed phases over the whole pool:
  *
  *   phase     epoll (baseline)                      kevent (libkq)
  *   add       epoll_ctl(ADD, EPOLLIN)               EV_ADD      EVFILT_READ
@@ -17,11 +19,16 @@
  *   delete    epoll_ctl(DEL)                        EV_DELETE
  *
  * kevent calls are kevent(kq, &change, 1, NULL, 0, NULL) and must return 0.
+ * A third contender, changelist, makes the same changes as kevent but all of
+ * a phase's changes in one kevent(kq, changes, pool, NULL, 0, NULL) call, as
+ * the paper's programs pass them (one system call entry for many changes;
+ * on Linux each change of a descriptor is still one epoll_ctl inside).
  * After the add and the enable phase (untimed) both sets are polled once and
  * must report nothing.
  *
  * Output, one line per operation:
- *   add-delete op=<add|delete|enable|disable> epoll_ns=<x> kevent_ns=<y> ratio=<y/x> ...
+ *   add-delete op=<add|delete|enable|disable> epoll_ns=<x> kevent_ns=<y> ratio=<y/x>
+ *       ... changelist_ns=<z> changelist_ratio=<z/x> ...
  * then
  *   add-delete-summary max_ratio=<r> max_ratio_op=<op>
  * Target (BENCHMARKS.md §7): ratio <= 1.15 for each operation.
@@ -126,6 +133,33 @@ static void block_epoll(int ep, struct pool *p, double ns[NPHASES])
 	pool_destroy(p);
 }
 
+/* All of a phase's changes in one kevent() call; ns per change. */
+static double changelist_phase(int kq, const struct pool *p, struct kevent *chg,
+			       unsigned short flags, const char *what)
+{
+	for (int i = 0; i < p->n; i++)
+		EV_SET(&chg[i], p->fd[i], EVFILT_READ, flags, 0, 0, (void *)(uintptr_t)p->fd[i]);
+	int64_t t0 = bench_clock_ns();
+	int r = kevent(kq, chg, p->n, NULL, 0, NULL);
+	int64_t t1 = bench_clock_ns();
+	if (r != 0)
+		bench_fail("kevent(%s x%d) = %d: %s", what, p->n, r,
+			   r < 0 ? strerror(errno) : "records returned");
+	return (double)(t1 - t0) / (double)p->n;
+}
+
+static void block_changelist(int kq, struct pool *p, struct kevent *chg, double ns[NPHASES])
+{
+	pool_create(p);
+	ns[PH_ADD] = changelist_phase(kq, p, chg, EV_ADD, "EV_ADD");
+	check_kq_idle(kq, "EV_ADD (changelist)");
+	ns[PH_DISABLE] = changelist_phase(kq, p, chg, EV_DISABLE, "EV_DISABLE");
+	ns[PH_ENABLE] = changelist_phase(kq, p, chg, EV_ENABLE, "EV_ENABLE");
+	check_kq_idle(kq, "EV_ENABLE (changelist)");
+	ns[PH_DELETE] = changelist_phase(kq, p, chg, EV_DELETE, "EV_DELETE");
+	pool_destroy(p);
+}
+
 static void block_kevent(int kq, struct pool *p, double ns[NPHASES])
 {
 	pool_create(p);
@@ -151,7 +185,7 @@ int main(int argc, char **argv)
 			   2 * pool_n + 64, limit);
 	bench_header("add-delete", &o);
 	printf("# sockets: AF_UNIX SOCK_STREAM socketpairs, idle, fresh each block; pool=%ld "
-	       "changes per phase; median of %ld blocks, contenders alternating\n",
+	       "changes per phase; median of %ld blocks, contenders in rotating order\n",
 	       pool_n, blocks);
 	fflush(stdout);
 
@@ -162,35 +196,37 @@ int main(int argc, char **argv)
 	if (kq < 0)
 		bench_die("kqueue");
 
-	struct pool p = { (int)pool_n, calloc((size_t)pool_n, sizeof(int)),
-			  calloc((size_t)pool_n, sizeof(int)) };
-	double *ep_ns[NPHASES], *kv_ns[NPHASES], *pair[NPHASES];
+	struct pool p = { (int)pool_n, bench_alloc((size_t)pool_n, sizeof(int)),
+			  bench_alloc((size_t)pool_n, sizeof(int)) };
+	struct kevent *chg = bench_alloc((size_t)pool_n, sizeof *chg);
+	double *ep_ns[NPHASES], *kv_ns[NPHASES], *cl_ns[NPHASES], *pair[NPHASES];
 	for (int ph = 0; ph < NPHASES; ph++) {
-		ep_ns[ph] = calloc((size_t)blocks, sizeof(double));
-		kv_ns[ph] = calloc((size_t)blocks, sizeof(double));
-		pair[ph] = calloc((size_t)blocks, sizeof(double));
-		if (!ep_ns[ph] || !kv_ns[ph] || !pair[ph])
-			bench_die("calloc");
+		ep_ns[ph] = bench_alloc((size_t)blocks, sizeof(double));
+		kv_ns[ph] = bench_alloc((size_t)blocks, sizeof(double));
+		cl_ns[ph] = bench_alloc((size_t)blocks, sizeof(double));
+		pair[ph] = bench_alloc((size_t)blocks, sizeof(double));
 	}
-	if (!p.fd || !p.peer)
-		bench_die("calloc");
 
 	/* Warm-up block for each, not recorded. */
-	double e[NPHASES], k[NPHASES];
+	double e[NPHASES], k[NPHASES], c[NPHASES];
 	block_epoll(ep, &p, e);
 	block_kevent(kq, &p, k);
+	block_changelist(kq, &p, chg, c);
 
 	for (long b = 0; b < blocks; b++) {
-		if (b % 2 == 0) {
-			block_epoll(ep, &p, e);
-			block_kevent(kq, &p, k);
-		} else {
-			block_kevent(kq, &p, k);
-			block_epoll(ep, &p, e);
+		for (int t = 0; t < 3; t++) {
+			int who = bench_turn(b, t, 3);
+			if (who == 0)
+				block_epoll(ep, &p, e);
+			else if (who == 1)
+				block_kevent(kq, &p, k);
+			else
+				block_changelist(kq, &p, chg, c);
 		}
 		for (int ph = 0; ph < NPHASES; ph++) {
 			ep_ns[ph][b] = e[ph];
 			kv_ns[ph][b] = k[ph];
+			cl_ns[ph][b] = c[ph];
 			pair[ph][b] = k[ph] / e[ph];
 		}
 	}
@@ -201,12 +237,13 @@ int main(int argc, char **argv)
 		int ph = print_order[i];
 		double em = bench_median(ep_ns[ph], (size_t)blocks);
 		double km = bench_median(kv_ns[ph], (size_t)blocks);
+		double cm = bench_median(cl_ns[ph], (size_t)blocks);
 		printf("add-delete op=%s epoll_ns=%.1f kevent_ns=%.1f ratio=%.3f baseline=%s "
-		       "ratio_paired=%.3f epoll_iqr_pct=%.1f kevent_iqr_pct=%.1f socket=unix-stream "
-		       "pool=%ld blocks=%ld\n",
+		       "ratio_paired=%.3f epoll_iqr_pct=%.1f kevent_iqr_pct=%.1f changelist_ns=%.1f "
+		       "changelist_ratio=%.3f socket=unix-stream pool=%ld blocks=%ld\n",
 		       phase_name[ph], em, km, km / em, baseline_name[ph],
 		       bench_median(pair[ph], (size_t)blocks), bench_iqr_pct(ep_ns[ph], (size_t)blocks),
-		       bench_iqr_pct(kv_ns[ph], (size_t)blocks), pool_n, blocks);
+		       bench_iqr_pct(kv_ns[ph], (size_t)blocks), cm, cm / em, pool_n, blocks);
 		if (km / em > max_ratio) {
 			max_ratio = km / em;
 			max_ph = ph;
@@ -226,8 +263,10 @@ int main(int argc, char **argv)
 	for (int ph = 0; ph < NPHASES; ph++) {
 		free(ep_ns[ph]);
 		free(kv_ns[ph]);
+		free(cl_ns[ph]);
 		free(pair[ph]);
 	}
+	free(chg);
 	free(p.fd);
 	free(p.peer);
 	return 0;

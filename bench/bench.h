@@ -16,12 +16,15 @@
 #define LIBKQ_BENCH_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -129,6 +132,32 @@ static inline long bench_parse_long(const char *arg, const char *val)
 	return v;
 }
 
+/* Parses a comma-separated list of integers >= min ("1,100,1000") into
+ * out[0..max); returns how many.  Exits 2 on a malformed list. */
+static inline int bench_parse_list(const char *arg, const char *val, long min, long *out,
+				   int max)
+{
+	int n = 0;
+	const char *p = val;
+	while (*p) {
+		char *end;
+		errno = 0;
+		long v = strtol(p, &end, 10);
+		if (errno || end == p || v < min || n == max || (*end && *end != ',')) {
+			fprintf(stderr, "bad list for %s: '%s' (at most %d numbers >= %ld, "
+				"comma-separated)\n", arg, val, max, min);
+			exit(2);
+		}
+		out[n++] = v;
+		p = *end ? end + 1 : end;
+	}
+	if (n == 0) {
+		fprintf(stderr, "empty list for %s\n", arg);
+		exit(2);
+	}
+	return n;
+}
+
 /* Parses the options common to every benchmark.  `extra` (may be NULL) gets
  * first look at each argument and returns 1 when it consumed it.  Exits 2 on
  * an unknown argument, 0 after --help. */
@@ -159,6 +188,59 @@ static inline void bench_parse_args(int argc, char **argv, struct bench_opts *o,
 		}
 	}
 	bench_clockid = o->wall ? CLOCK_MONOTONIC : CLOCK_PROCESS_CPUTIME_ID;
+}
+
+
+/* calloc(n, size) or exit 1. */
+static inline void *bench_alloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		bench_die("calloc");
+	return p;
+}
+
+/* The contender that takes turn `pos` (0 = first) in block `b` when `n`
+ * contenders share every block.  Block b starts with contender b % n and goes
+ * round; every other cycle of n blocks runs the order backwards.  Over any n
+ * consecutive blocks each contender takes each place once, so no contender
+ * always follows the same other one (for n = 2: A B, B A, B A, A B, ...). */
+static inline int bench_turn(long b, int pos, int n)
+{
+	int first = (int)(b % n);
+	int k = (b / n) % 2 ? n - 1 - pos : pos;
+	return (first + k) % n;
+}
+
+/* Closes with the raw system call.  The programs are linked with libkq,
+ * whose close() first looks the number up in its tables; a baseline's
+ * descriptors (epoll sets, timerfds, a poll() server's sockets) should not
+ * be charged for that.  Never use it on a descriptor a kqueue has knotes on. */
+static inline void bench_raw_close(int fd)
+{
+	if (syscall(SYS_close, fd) != 0)
+		bench_die("close");
+}
+
+/* Moves `fd` to the lowest free number >= `min` (fcntl F_DUPFD_CLOEXEC) and
+ * returns the new number; the old one is closed.  Used to keep the numbers
+ * select() watches below FD_SETSIZE. */
+static inline int bench_fd_move_above(int fd, int min)
+{
+	int n = fcntl(fd, F_DUPFD_CLOEXEC, min);
+	if (n < 0)
+		bench_die("fcntl(F_DUPFD_CLOEXEC)");
+	bench_raw_close(fd);
+	return n;
+}
+
+/* The calling thread's timer slack in ns (what the kernel may add to a
+ * sleep's expiry so wake-ups coalesce; 50 us by default), or
+ * -1 if it cannot be read. */
+static inline long bench_timer_slack(void)
+{
+	int r = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+	return r < 0 ? -1 : (long)r;
 }
 
 /* The CPU model named by /proc/cpuinfo ("model name", or on some

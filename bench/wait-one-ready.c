@@ -28,6 +28,7 @@
  *   wait-one-ready-summary idle=<kind> max_ratio=<r> max_ratio_N=<n>
  *       flatness=<kevent_ns(largest N) / kevent_ns(N=1)> largest_N=<n> ...
  * Target (BENCHMARKS.md §7): ratio <= 1.10 and flat in N.
+ * --n=LIST measures those N only (bench/report.sh --headline: 1,1000,19000).
  *
  * Exit: 0 done, 1 a returned event was wrong (or setup failed), 2 bad usage.
  */
@@ -276,6 +277,8 @@ static void run_kind(enum idle_kind kind, const int *ns, int nn, long fd_budget,
 }
 
 static int opt_idle = -1;   /* -1: the mode's default */
+static long opt_n[16];      /* --n=LIST: the N to measure */
+static int opt_nn;
 
 static int parse_extra(const char *a)
 {
@@ -285,6 +288,8 @@ static int parse_extra(const char *a)
 		opt_idle = 1 << IDLE_PIPE;
 	else if (strcmp(a, "--idle=both") == 0)
 		opt_idle = (1 << IDLE_EVENTFD) | (1 << IDLE_PIPE);
+	else if (strncmp(a, "--n=", 4) == 0)
+		opt_nn = bench_parse_list("--n", a + 4, 1, opt_n, 16);
 	else
 		return 0;
 	return 1;
@@ -295,10 +300,17 @@ int main(int argc, char **argv)
 	static const int full_ns[] = { 1, 10, 100, 1000, 5000, 10000, 19000 };
 	static const int quick_ns[] = { 1, 100, 1000 };
 	struct bench_opts o;
-	bench_parse_args(argc, argv, &o, parse_extra, "[--idle=eventfd|pipe|both]");
+	bench_parse_args(argc, argv, &o, parse_extra, "[--idle=eventfd|pipe|both] [--n=N,N,...]");
 
 	const int *ns = o.quick ? quick_ns : full_ns;
 	int nn = o.quick ? 3 : (int)(sizeof full_ns / sizeof full_ns[0]);
+	int listed[16];
+	if (opt_nn) {
+		for (int i = 0; i < opt_nn; i++)
+			listed[i] = opt_n[i] > INT32_MAX ? INT32_MAX : (int)opt_n[i];
+		ns = listed;
+		nn = opt_nn;
+	}
 	/* Short blocks, many of them: on a shared machine a burst of other work
 	 * then spoils a few blocks of both contenders rather than a long block of
 	 * one. */
