@@ -120,6 +120,7 @@ struct kqueue {
 	 * epoll_wait() (consumer), and a thread entering while it does wakes
 	 * it and waits on `cond` until it has processed what it took. */
 	bool               consumer;
+	unsigned           quiescers;  /* threads waiting in kq_quiesce() */
 	pthread_cond_t     cond;
 	int                waitfd;   /* epoll set holding epfd: sleeping without
 				      * consuming when threads share the kqueue; -1 */
@@ -157,6 +158,7 @@ struct kqueue {
 int  kq_create(int flags);
 struct kqueue *kq_acquire(int fd);            /* locked, users++; NULL: EBADF */
 void kq_release(struct kqueue *kq);           /* users--, unlock, maybe teardown */
+int  kq_quiesce(struct kqueue *kq);           /* wait out a consuming sleeper */
 void kq_sync_wake(struct kqueue *kq);
 void kq_wake_reported(struct kqueue *kq);
 void kq_fd_closing(int fd);                   /* interpose.c: knotes die with fd */

@@ -98,6 +98,7 @@ int kq_create(int flags)
 	kq->wake_on = false;
 	kq->users = 0;
 	kq->consumer = false;
+	kq->quiescers = 0;
 	kq->waitfd = -1;
 	kq->qhead = NULL;
 	kq->qtailp = &kq->qhead;
@@ -141,20 +142,31 @@ struct kqueue *kq_acquire(int fd)
 		pthread_mutex_unlock(&kq->lock);
 		return NULL;
 	}
-	/* Counted first, so a sleeper that wakes up sees it and does not
-	 * become the consumer again.  Another thread sleeps in a consuming
-	 * epoll_wait(): wake it and let it process what it took before
-	 * touching anything (see scan.c). */
+	/* Counted at once, so a consumer that wakes up sees another thread
+	 * inside and does not become the consumer again (kq_quiesce). */
 	kq->users++;
+	return kq;
+}
+
+/*
+ * Another thread may sleep in a consuming epoll_wait() (scan.c): reports it
+ * took are not processed yet.  Before this thread harvests, delivers or
+ * changes a descriptor's epoll entry, it wakes that thread and waits until
+ * it has processed them, so no report is handled out of order.  Changes that
+ * touch no epoll entry (user triggers, timers) need not wait.  Returns
+ * -EBADF if the kqueue was closed meanwhile.
+ */
+int kq_quiesce(struct kqueue *kq)
+{
+	/* counted, so the woken consumer does not go back to consuming
+	 * before this thread had its turn (scan.c) */
+	kq->quiescers++;
 	while (kq->consumer && !kq->dead) {
 		sys_eventfd_add(kq->wakefd, 1);
 		pthread_cond_wait(&kq->cond, &kq->lock);
 	}
-	if (kq->dead) {
-		kq_release(kq);
-		return NULL;
-	}
-	return kq;
+	kq->quiescers--;
+	return kq->dead ? -EBADF : 0;
 }
 
 bool kq_is_kqueue_fd(int fd)

@@ -53,6 +53,8 @@ int kq_register(struct kqueue *kq, struct kevent *kev)
 		return -EINVAL;
 	if (fop->isfd && kev->ident > INT_MAX)
 		return -EBADF;
+	if (fop->isfd && (err = kq_quiesce(kq)) != 0)
+		return err;
 
 	struct knote *kn = kq_find(kq, kev->ident, kev->filter, fop->isfd);
 	if (!kn) {

@@ -97,6 +97,8 @@ int kq_harvest(struct kqueue *kq, int maxevents, int want)
 /* The number of knotes a nested READ on this kqueue reports as data. */
 int kq_pending_count(struct kqueue *kq)
 {
+	if (kq_quiesce(kq) != 0)
+		return 0;
 	kq_harvest(kq, HARVEST_MAX, INT32_MAX);
 	return (int)kq->qcount;
 }
@@ -216,19 +218,18 @@ static int waitset(struct kqueue *kq)
  * epoll_wait() and has not processed it yet must not be overtaken by another
  * thread's harvest or EV_ENABLE, or one activation is delivered twice (an
  * older report processed after a newer one, or after the re-poll of an
- * enable).  So: a thread alone in the kqueue sleeps in a consuming
- * epoll_wait() on the set itself (one system call), marked as the consumer;
- * any thread entering meanwhile wakes it and waits until it has processed
- * its reports (kq_acquire).  With other threads inside, a sleeper waits on
- * the waitset instead, which consumes nothing (epoll still wakes one waiter
- * at a time), and the reports are then taken under the lock.
+ * enable).  So one thread at a time sleeps in a consuming epoll_wait() on
+ * the set itself (one system call), marked as the consumer; a thread about
+ * to harvest, deliver or change a descriptor's entry meanwhile wakes it and
+ * waits until it has processed its reports (kq_quiesce).  Other sleepers
+ * wait on the waitset, which consumes nothing (epoll still wakes one waiter
+ * at a time), and take reports under the lock after quiescing.
  * Returns the number of reports consumed into evs, or -errno.
  */
 static int wait_unlocked(struct kqueue *kq, struct epoll_event *evs, int maxev,
-			 int64_t rem, bool cancellable)
+			 int64_t rem, bool cancellable, bool consume)
 {
 	int old = PTHREAD_CANCEL_ENABLE, r;
-	bool consume = kq->users == 1;
 	int fd = kq->epfd;
 	if (!consume) {
 		fd = waitset(kq);
@@ -297,6 +298,9 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 				   timeout->tv_nsec;
 	}
 	int maxev = nevents + 2 < HARVEST_MAX ? nevents + 2 : HARVEST_MAX;
+	int err = kq_quiesce(kq);
+	if (err)
+		return err;
 
 	for (;;) {
 		if (kq->qhead || poll_only) {
@@ -309,11 +313,11 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 					return 0;
 			}
 			struct epoll_event evs[HARVEST_MAX];
-			bool consumed = kq->users == 1;
-			int r = wait_unlocked(kq, evs, maxev, rem, cancellable);
-			if (r > 0)
-				kq_process(kq, evs, r);
-			if (kq->consumer) {
+			bool consume = !kq->consumer && !kq->quiescers;
+			int r = wait_unlocked(kq, evs, maxev, rem, cancellable, consume);
+			if (consume) {
+				if (r > 0)
+					kq_process(kq, evs, r);
 				kq->consumer = false;
 				pthread_cond_broadcast(&kq->cond);
 			}
@@ -321,10 +325,13 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 				return -EBADF;
 			if (r < 0)
 				return r;
-			if (consumed)
+			if (consume) {
 				harvest_rest(kq, r, maxev, nevents);
-			else
+			} else {
+				if ((err = kq_quiesce(kq)) != 0)
+					return err;
 				kq_harvest(kq, maxev, nevents);
+			}
 		}
 		struct delivered dl;
 		dl.n = 0;
