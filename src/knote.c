@@ -166,7 +166,7 @@ void kq_dequeue(struct kqueue *kq, struct knote *kn)
 /* An activation from the knote's source (FreeBSD's KNOTE_ACTIVATE). */
 void kq_activate(struct kqueue *kq, struct knote *kn)
 {
-	if (kn->status & (KN_DISABLED | KN_ABSORB))
+	if (kn->status & KN_DISABLED)
 		return;
 	/* One-shot knotes are reported as they were when they fired, without
 	 * re-validation (FreeBSD), so take their data now. */

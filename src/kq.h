@@ -43,7 +43,6 @@ struct knote;
 #define KN_SNAPSHOT  0x0020  /* data/fflags were computed at activation */
 #define KN_NOEXCL    0x0040  /* EV_WAKEONE, but its file already has an
 			      * exclusive entry in this kqueue (filter/fd.c) */
-#define KN_ABSORB    0x0080  /* just delivered: reports now are absorbed (scan.c) */
 
 /* kn->fpriv of a READ knote on a regular file: its inotify watch is held */
 #define KQ_FPRIV_FILE_WATCHED 0x0001

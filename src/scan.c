@@ -122,6 +122,8 @@ static void copyout(struct kevent *ev, const struct knote *kn)
 /* Knotes delivered with EV_CLEAR in this call, for absorb_window(). */
 struct delivered {
 	struct knote *kn[ABSORB_MAX];
+	int64_t data[ABSORB_MAX];      /* as delivered */
+	bool eof[ABSORB_MAX];
 	int n;
 };
 
@@ -173,8 +175,12 @@ static int kq_deliver(struct kqueue *kq, struct kevent *ev, int nevents,
 		if (kn->flags & EV_CLEAR) {
 			kn->data = 0;
 			kn->fflags = 0;
-			if (!(kn->flags & EV_DISPATCH) && dl->n < ABSORB_MAX)
-				dl->kn[dl->n++] = kn;
+			if (!(kn->flags & EV_DISPATCH) && dl->n < ABSORB_MAX &&
+			    (kn->filter == EVFILT_READ || kn->filter == EVFILT_WRITE)) {
+				dl->kn[dl->n] = kn;
+				dl->data[dl->n] = ev[n - 1].data;
+				dl->eof[dl->n++] = (ev[n - 1].flags & EV_EOF) != 0;
+			}
 		}
 		if (kn->flags & EV_DISPATCH) {
 			kn->status |= KN_DISABLED;
@@ -266,27 +272,36 @@ static int wait_unlocked(struct kqueue *kq, struct epoll_event *evs, int maxev,
 /*
  * FreeBSD keeps a knote marked queued while a scan delivers it, so an
  * activation in that window (data arriving between our harvest and our
- * FIONREAD) is absorbed into the record being delivered.  Here its edge
- * would stay in epoll and give a second record with the same data; with one
- * thread that is only a spurious wake-up (re-validation or a read that finds
- * nothing), but with several threads two of them would handle one
- * descriptor at once.  So when other threads are inside the kqueue, reports
- * that epoll holds right now for the EV_CLEAR knotes just delivered are
- * taken and dropped, and the rest are queued as usual.
+ * FIONREAD) is merged into the record being delivered.  Here its edge stays
+ * in epoll and would give a second record with the same data; with one
+ * thread that is only a spurious wake-up, but with several threads two of
+ * them would handle one descriptor at once.  So when other threads are
+ * inside the kqueue, what epoll holds now is harvested, and an EV_CLEAR
+ * READ/WRITE knote just delivered that this queued again is asked once
+ * more: if its state is still the one just reported, the report was the
+ * window's and is dropped; if anything changed (a write after our FIONREAD,
+ * the peer's close) it stays queued, so nothing is lost.
  */
-static void absorb_window(struct kqueue *kq, struct delivered *dl, int maxev, int want)
+static void absorb_window(struct kqueue *kq, struct delivered *dl)
 {
 	if (!dl->n || kq->users < 2)
 		return;
-	for (int i = 0; i < dl->n; i++)
-		dl->kn[i]->status |= KN_ABSORB;
-	/* all of it: the report may sit behind level entries that would fill
-	 * a bounded harvest */
-	(void)maxev;
-	(void)want;
+	/* all of it: the report may sit behind level entries */
 	kq_harvest(kq, HARVEST_MAX, INT32_MAX);
-	for (int i = 0; i < dl->n; i++)
-		dl->kn[i]->status &= ~KN_ABSORB;
+	for (int i = 0; i < dl->n; i++) {
+		struct knote *kn = dl->kn[i];
+		if (!(kn->status & KN_QUEUED) || (kn->status & KN_DISABLED))
+			continue;
+		kn->status &= ~KN_FRESH;
+		const struct filterops *fop = kq_filterops(kn->filter, NULL);
+		int fire = fop->event(kq, kn);
+		if (fire && (kn->data != dl->data[i] ||
+			     ((kn->flags & EV_EOF) != 0) != dl->eof[i]))
+			continue;
+		kq_dequeue(kq, kn);
+		kn->data = 0;
+		kn->fflags = 0;
+	}
 }
 
 /*
@@ -371,7 +386,7 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 		dl.n = 0;
 		int n = kq_deliver(kq, ev, nevents, &dl, carried);
 		carried = 0;
-		absorb_window(kq, &dl, maxev, nevents);
+		absorb_window(kq, &dl);
 		/* A zero timeout still owes what epoll holds: a pass that found
 		 * only stale knotes may have left ready ones unharvested.  The
 		 * bound keeps a level entry that keeps reporting a condition its

@@ -673,8 +673,6 @@ void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 		if (!(revents & care) || (kn->status & KN_DISABLED))
 			continue;
 		any = true;
-		if (kn->status & KN_ABSORB)
-			continue;
 		kn->status |= KN_FRESH;
 		kq_activate(kq, kn);
 	}
