@@ -727,6 +727,12 @@ static void pipe_read(struct mut *m, struct pslot *p)
 		}
 		return;
 	}
+	/* close-lag on the other end: the writer's file outlived its close()
+	 * for a moment, so an empty pipe says EAGAIN instead of end of file */
+	if (p->level == 0 && p->reof && r == -1 && err == EAGAIN && cfg_tol_closelag) {
+		st_closelag++;
+		return;
+	}
 	if (r != expect) {
 		failf("mutator %d: read(%zu) of a pipe holding %d returned %zd",
 		      m->id, want, p->level, r);
@@ -1939,7 +1945,7 @@ int main(int argc, char **argv)
 		       "EV_EOF does not match the pipe while the call ran\n", st_eofmix);
 	if (cfg_tol_closelag)
 		printf("  TOLERATED (KQ_STRESS_TOLERATE close-lag): %lld writes that succeeded "
-		       "after the pipe's read end was closed\n", (long long)st_closelag);
+		       "after the read end's close(), or reads that got EAGAIN after the write end's\n", (long long)st_closelag);
 	printf("  result: %s (%d failure%s: lost, phantom, stale, duplicate or wrong "
 	       "records)\n", nf ? "FAIL" : "PASS", nf, nf == 1 ? "" : "s");
 	fflush(stdout);
