@@ -8,17 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct knote *kq_knote_alloc(void)
-{
-	return calloc(1, sizeof(struct knote));
-}
-
-void kq_knote_free(struct knote *kn)
-{
-	free(kn->ext);
-	free(kn);
-}
-
 struct kq_fdslot *kq_fdslot(struct kqueue *kq, int fd, bool grow)
 {
 	if (fd < 0)
@@ -184,7 +173,7 @@ void kq_drop(struct kqueue *kq, struct knote *kn)
 	kq_dequeue(kq, kn);
 	kq_unlink(kq, kn, fop->isfd);
 	fop->detach(kq, kn);
-	kq_knote_free(kn);
+	kq_knote_free(kq, kn);
 }
 
 void kq_drop_fd(struct kqueue *kq, int fd)

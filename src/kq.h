@@ -34,7 +34,7 @@
 struct kqueue;
 struct knote;
 
-/* knote status bits (kn->status), all under kq->lock */
+/* knote status bits (kn->status, 8 of them at most), all under kq->lock */
 #define KN_QUEUED    0x0001  /* on kq's ready queue */
 #define KN_DISABLED  0x0002  /* EV_DISABLE in force */
 #define KN_FRESH     0x0004  /* slot revents were reported for this activation */
@@ -62,8 +62,9 @@ struct knote {
 	uint32_t       fflags;   /* fflags to report */
 	short          filter;
 	uint16_t       flags;    /* stored EV_ flags; EV_EOF set by the filter */
-	uint16_t       status;   /* KN_ bits */
-	uint16_t       fpriv;    /* filter-private */
+	uint8_t        status;   /* KN_ bits */
+	uint8_t        fpriv;    /* filter-private */
+	uint16_t       slot;     /* index in its slab (slab.c) */
 };
 
 /* Per fd number, per kqueue: the knotes on it and its epoll entry. */
@@ -100,6 +101,7 @@ struct filterops {
 	void (*forget)(struct kqueue *);
 };
 
+struct kq_slab;
 struct kq_vnodes;
 struct kq_timers;
 struct kq_sigs;
@@ -134,6 +136,8 @@ struct kqueue {
 	struct knote     **hash;     /* non-fd knotes, by ident */
 	unsigned           hsize;    /* power of two, or 0 */
 	unsigned           hcount;
+	struct kq_slab    *slabs;    /* knote slabs with free room (slab.c) */
+	unsigned           nknotes;  /* knotes allocated */
 
 	struct kq_vnodes  *vnodes;   /* inotify for VNODE and file READ, or NULL */
 	struct kq_timers  *timers;   /* EVFILT_TIMER: one timerfd + heap, or NULL */
@@ -163,9 +167,12 @@ void kq_wake_reported(struct kqueue *kq);
 void kq_fd_closing(int fd);                   /* interpose.c: knotes die with fd */
 bool kq_is_kqueue_fd(int fd);
 
+/* slab.c */
+struct knote *kq_knote_alloc(struct kqueue *kq);      /* zeroed */
+void kq_knote_free(struct kqueue *kq, struct knote *kn);
+void kq_slabs_fini(struct kqueue *kq);
+
 /* knote.c */
-struct knote *kq_knote_alloc(void);
-void kq_knote_free(struct knote *kn);
 struct kq_fdslot *kq_fdslot(struct kqueue *kq, int fd, bool grow);
 struct knote *kq_find(struct kqueue *kq, uintptr_t ident, short filter, bool isfd);
 int  kq_link(struct kqueue *kq, struct knote *kn, bool isfd);

@@ -108,6 +108,8 @@ int kq_create(int flags)
 	kq->hash = NULL;
 	kq->hsize = 0;
 	kq->hcount = 0;
+	kq->slabs = NULL;
+	kq->nknotes = 0;
 	kq->vnodes = NULL;
 	kq->wrfd = -1;
 	kq->timers = NULL;
@@ -214,6 +216,7 @@ void kq_wake_reported(struct kqueue *kq)
 static void kq_teardown(struct kqueue *kq)
 {
 	kq_drop_all(kq);
+	kq_slabs_fini(kq);
 	kq_filters_fini(kq);
 	free(kq->fds);
 	free(kq->hash);

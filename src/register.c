@@ -65,7 +65,7 @@ int kq_register(struct kqueue *kq, struct kevent *kev)
 		if (fop->isfd && !kq_fdslot(kq, (int)kev->ident, false) &&
 		    !fd_is_open(kev->ident))
 			return -EBADF;
-		kn = kq_knote_alloc();
+		kn = kq_knote_alloc(kq);
 		if (!kn)
 			return -ENOMEM;
 		kn->ident = kev->ident;
@@ -76,7 +76,7 @@ int kq_register(struct kqueue *kq, struct kevent *kev)
 		if (kev->ext[0] | kev->ext[1] | kev->ext[2] | kev->ext[3]) {
 			kn->ext = malloc(sizeof kev->ext);
 			if (!kn->ext) {
-				kq_knote_free(kn);
+				kq_knote_free(kq, kn);
 				return -ENOMEM;
 			}
 			memcpy(kn->ext, kev->ext, sizeof kev->ext);
@@ -86,7 +86,7 @@ int kq_register(struct kqueue *kq, struct kevent *kev)
 			kn->status |= KN_DISABLED;
 		err = kq_link(kq, kn, fop->isfd);
 		if (err) {
-			kq_knote_free(kn);
+			kq_knote_free(kq, kn);
 			return err;
 		}
 		err = fop->attach(kq, kn);

@@ -406,18 +406,22 @@ static unsigned sock_error(int fd, uint32_t r)
 	return (unsigned)e;
 }
 
+/* SO_RCVLOWAT is cached in fpriv (0x80 | value) when it fits in 7 bits,
+ * which covers every program that never sets it; a larger one is asked for
+ * at each evaluation. */
 static int64_t rcv_lowat(struct knote *kn, int fd)
 {
 	if (kn->sfflags & NOTE_LOWAT)
 		return kn->sdata > 1 ? kn->sdata : 1;
-	if (!(kn->fpriv & 0x8000)) {
-		int v = 1;
-		sys_getsockopt_int(fd, SOL_SOCKET, SO_RCVLOWAT, &v);
-		if (v < 1)
-			v = 1;
-		kn->fpriv = (uint16_t)(0x8000 | (v > 0x7fff ? 0x7fff : v));
-	}
-	return kn->fpriv & 0x7fff;
+	if (kn->fpriv & 0x80)
+		return kn->fpriv & 0x7f;
+	int v = 1;
+	sys_getsockopt_int(fd, SOL_SOCKET, SO_RCVLOWAT, &v);
+	if (v < 1)
+		v = 1;
+	if (v <= 0x7f)
+		kn->fpriv = (uint8_t)(0x80 | v);
+	return v;
 }
 
 static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, uint32_t r)

@@ -452,7 +452,7 @@ static void proc_detach(struct kqueue *kq, struct knote *kn)
 /* NOTE_TRACK: a knote for a new child, as if the program had added it. */
 static int proc_new_knote(struct kqueue *kq, struct knote *parent, uint32_t child)
 {
-	struct knote *kn = kq_knote_alloc();
+	struct knote *kn = kq_knote_alloc(kq);
 	if (!kn)
 		return -ENOMEM;
 	kn->ident = child;
@@ -462,13 +462,13 @@ static int proc_new_knote(struct kqueue *kq, struct knote *parent, uint32_t chil
 	kn->flags = parent->flags & ~(EV_EOF | EV_ONESHOT | EV_ERROR);
 	int err = kq_link(kq, kn, false);
 	if (err) {
-		kq_knote_free(kn);
+		kq_knote_free(kq, kn);
 		return err;
 	}
 	err = proc_setup(kq, kn, true);
 	if (err) {
 		kq_unlink(kq, kn, false);
-		kq_knote_free(kn);
+		kq_knote_free(kq, kn);
 		return err;
 	}
 	struct pstate *st = kn->fstate;
