@@ -16,9 +16,13 @@ struct kq_fdslot *kq_fdslot(struct kqueue *kq, int fd, bool grow)
 		return &kq->fds[fd];
 	if (!grow)
 		return NULL;
-	unsigned n = kq->nfds ? kq->nfds : 64;
-	while (n <= (unsigned)fd)
-		n *= 2;
+	/* Grow by a quarter, not double: the slot array is most of a socket
+	 * knote's cost after the knote itself, and glibc reallocs a large
+	 * (mmapped) block by mremap, without copying. */
+	unsigned n = kq->nfds + kq->nfds / 4;
+	if (n <= (unsigned)fd)
+		n = (unsigned)fd + 1;
+	n = (n + 63) & ~63u;
 	struct kq_fdslot *s = realloc(kq->fds, n * sizeof *s);
 	if (!s)
 		return NULL;
