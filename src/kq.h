@@ -126,6 +126,9 @@ struct kqueue {
 	int                waitfd;   /* epoll set holding epfd: sleeping without
 				      * consuming when threads share the kqueue; -1 */
 
+	struct epoll_event *hbuf;    /* epoll reports are read here (scan.c) */
+	int                hbufcap;
+
 	struct knote      *qhead;    /* ready queue, FIFO */
 	struct knote     **qtailp;
 	unsigned           qcount;
@@ -206,6 +209,7 @@ int  kq_register(struct kqueue *kq, struct kevent *kev);
 int  kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
              const struct timespec *timeout, bool cancellable);
 int  kq_harvest(struct kqueue *kq, int maxevents, int want);
+int  kq_harvest_init(struct kqueue *kq);
 int  kq_pending_count(struct kqueue *kq);
 
 /* mux/epoll.c */

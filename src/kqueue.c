@@ -91,6 +91,14 @@ int kq_create(int flags)
 		goto fail;
 	}
 	pthread_mutex_lock(&kq->lock);
+	if (kq_harvest_init(kq) < 0) {
+		pthread_mutex_unlock(&kq->lock);
+		pthread_mutex_lock(&kq_freelock);
+		list_insert(&kq_freelist, kq);
+		pthread_mutex_unlock(&kq_freelock);
+		err = -ENOMEM;
+		goto fail;
+	}
 	kq->epfd = epfd;
 	kq->ufd = ufd;
 	kq->wakefd = wakefd;
@@ -220,6 +228,9 @@ static void kq_teardown(struct kqueue *kq)
 	kq_filters_fini(kq);
 	free(kq->fds);
 	free(kq->hash);
+	free(kq->hbuf);
+	kq->hbuf = NULL;
+	kq->hbufcap = 0;
 	kq->fds = NULL;
 	kq->hash = NULL;
 	kq->nfds = kq->hsize = kq->hcount = 0;

@@ -16,11 +16,18 @@
 #include "kq.h"
 #include "sys.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-/* Reports taken per epoll_wait(): enough for a kevent() asking for up to
- * this many events in one system call (the buffer is on the stack). */
-#define HARVEST_MAX 512
+/* The WRITE set's reports are read into a stack buffer of this many. */
+#define WRSET_MAX 512
+/* Bounds of kq->hbuf, in reports.  It is grown to what a kevent() call asks
+ * for (nevents + 2) so that one epoll_wait() brings everything: with level
+ * entries, a second call would start returning the first call's entries
+ * again (epoll puts them back at the tail) and cost a third call to see that
+ * nothing new came. */
+#define HARVEST_MIN 64
+#define HARVEST_CAP 16384
 
 void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents);   /* filter/fd.c */
 
@@ -29,8 +36,8 @@ static void kq_process(struct kqueue *kq, const struct epoll_event *evs, int n);
 /* The nested WRITE set (filter/fd.c) is ready: take its reports too. */
 static void kq_process_wrset(struct kqueue *kq)
 {
-	struct epoll_event evs[HARVEST_MAX];
-	int r = kq_epoll_wait(kq->wrfd, evs, HARVEST_MAX, 0);
+	struct epoll_event evs[WRSET_MAX];
+	int r = kq_epoll_wait(kq->wrfd, evs, WRSET_MAX, 0);
 	if (r > 0)
 		kq_process(kq, evs, r);
 }
@@ -64,6 +71,33 @@ static void kq_process(struct kqueue *kq, const struct epoll_event *evs, int n)
 	}
 }
 
+/*
+ * kq->hbuf receives epoll's reports: the consumer's (unlocked, and alone:
+ * see wait_unlocked) and every harvest made under the lock after
+ * kq_quiesce().  It only grows, and only right after a quiesce, so nobody is
+ * reading reports from it then.  Returns its capacity.
+ */
+static int harvest_room(struct kqueue *kq, int want)
+{
+	if (want > HARVEST_CAP)
+		want = HARVEST_CAP;
+	if (want > kq->hbufcap) {
+		struct epoll_event *b = realloc(kq->hbuf, (size_t)want * sizeof *b);
+		if (b) {
+			kq->hbuf = b;
+			kq->hbufcap = want;
+		}
+	}
+	return kq->hbufcap;
+}
+
+int kq_harvest_init(struct kqueue *kq)
+{
+	kq->hbuf = NULL;
+	kq->hbufcap = 0;
+	return harvest_room(kq, HARVEST_MIN) == HARVEST_MIN ? 0 : -ENOMEM;
+}
+
 /* Moves what epoll has ready onto the ready queue without waiting, until
  * `want` knotes are queued or epoll has nothing new (level entries come back
  * round after round, so stop when a round adds nothing). */
@@ -71,11 +105,10 @@ static void harvest_rest(struct kqueue *kq, int r, int maxevents, int want)
 {
 	while (r == maxevents && kq->qcount < (unsigned)want) {
 		unsigned before = kq->qcount;
-		struct epoll_event evs[HARVEST_MAX];
-		r = kq_epoll_wait(kq->epfd, evs, maxevents, 0);
+		r = kq_epoll_wait(kq->epfd, kq->hbuf, maxevents, 0);
 		if (r <= 0)
 			return;
-		kq_process(kq, evs, r);
+		kq_process(kq, kq->hbuf, r);
 		if (kq->qcount == before)
 			return;
 	}
@@ -83,12 +116,11 @@ static void harvest_rest(struct kqueue *kq, int r, int maxevents, int want)
 
 int kq_harvest(struct kqueue *kq, int maxevents, int want)
 {
-	struct epoll_event evs[HARVEST_MAX];
-	if (maxevents > HARVEST_MAX)
-		maxevents = HARVEST_MAX;
-	int r = kq_epoll_wait(kq->epfd, evs, maxevents, 0);
+	if (maxevents > kq->hbufcap)
+		maxevents = kq->hbufcap;
+	int r = kq_epoll_wait(kq->epfd, kq->hbuf, maxevents, 0);
 	if (r > 0) {
-		kq_process(kq, evs, r);
+		kq_process(kq, kq->hbuf, r);
 		harvest_rest(kq, r, maxevents, want);
 	}
 	return r;
@@ -99,7 +131,7 @@ int kq_pending_count(struct kqueue *kq)
 {
 	if (kq_quiesce(kq) != 0)
 		return 0;
-	kq_harvest(kq, HARVEST_MAX, INT32_MAX);
+	kq_harvest(kq, INT32_MAX, INT32_MAX);
 	return (int)kq->qcount;
 }
 
@@ -239,17 +271,19 @@ static int waitset(struct kqueue *kq)
  * waits until it has processed its reports (kq_quiesce).  Other sleepers
  * wait on the waitset, which consumes nothing (epoll still wakes one waiter
  * at a time), and take reports under the lock after quiescing.
- * Returns the number of reports consumed into evs, or -errno.
+ * Returns the number of reports consumed into kq->hbuf, or -errno.
  */
-static int wait_unlocked(struct kqueue *kq, struct epoll_event *evs, int maxev,
-			 int64_t rem, bool cancellable, bool consume)
+static int wait_unlocked(struct kqueue *kq, int maxev, int64_t rem,
+			 bool cancellable, bool consume)
 {
 	int old = PTHREAD_CANCEL_ENABLE, r;
 	int fd = kq->epfd;
+	struct epoll_event one, *evs = kq->hbuf;
 	if (!consume) {
 		fd = waitset(kq);
 		if (fd < 0)
 			return fd;
+		evs = &one;   /* kq->hbuf belongs to the consumer now */
 	}
 	kq->consumer = consume;
 	kq_sync_wake(kq);
@@ -287,7 +321,7 @@ static void absorb_window(struct kqueue *kq, struct delivered *dl)
 	if (!dl->n || kq->users < 2)
 		return;
 	/* all of it: the report may sit behind level entries */
-	kq_harvest(kq, HARVEST_MAX, INT32_MAX);
+	kq_harvest(kq, INT32_MAX, INT32_MAX);
 	for (int i = 0; i < dl->n; i++) {
 		struct knote *kn = dl->kn[i];
 		if (!(kn->status & KN_QUEUED) || (kn->status & KN_DISABLED))
@@ -342,13 +376,16 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 			deadline = now_ns() + (int64_t)timeout->tv_sec * 1000000000 +
 				   timeout->tv_nsec;
 	}
-	int maxev = nevents + 2 < HARVEST_MAX ? nevents + 2 : HARVEST_MAX;
 	int err = kq_quiesce(kq);
 	if (err)
 		return err;
+	int want = nevents < HARVEST_CAP - 2 ? nevents + 2 : HARVEST_CAP;
+	int maxev = harvest_room(kq, want);
+	if (maxev > want)
+		maxev = want;
 	unsigned carried = kq->qcount;
 	if (carried_clear(kq, carried))
-		kq_harvest(kq, HARVEST_MAX, INT32_MAX);
+		kq_harvest(kq, INT32_MAX, INT32_MAX);
 
 	for (int round = 0;; round++) {
 		int got = 0;
@@ -361,12 +398,11 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 				if (rem <= 0)
 					return 0;
 			}
-			struct epoll_event evs[HARVEST_MAX];
 			bool consume = !kq->consumer && !kq->quiescers;
-			int r = wait_unlocked(kq, evs, maxev, rem, cancellable, consume);
+			int r = wait_unlocked(kq, maxev, rem, cancellable, consume);
 			if (consume) {
 				if (r > 0)
-					kq_process(kq, evs, r);
+					kq_process(kq, kq->hbuf, r);
 				kq->consumer = false;
 				pthread_cond_broadcast(&kq->cond);
 			}
