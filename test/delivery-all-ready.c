@@ -12,7 +12,6 @@
  * harvest that fits in one epoll_wait() and one that needs several.
  */
 #include "t.h"
-#include <sys/resource.h>
 
 #define WANT 4000
 
@@ -36,18 +35,7 @@ static void check_all(int kq, struct kevent *ev, int nevents, const struct times
 
 int main(void)
 {
-	struct rlimit rl;
-	T_ASSERT(getrlimit(RLIMIT_NOFILE, &rl) == 0);
-	if (rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		(void)setrlimit(RLIMIT_NOFILE, &rl);
-		T_ASSERT(getrlimit(RLIMIT_NOFILE, &rl) == 0);
-	}
-	n = WANT;
-	if (rl.rlim_cur != RLIM_INFINITY && (long)rl.rlim_cur < 2 * n + 100)
-		n = ((long)rl.rlim_cur - 100) / 2;
-	if (n < 500)
-		T_SKIP("RLIMIT_NOFILE %ld too small for 500 pipes", (long)rl.rlim_cur);
+	n = t_pipes_fit(WANT, 100, 500);
 
 	int kq = t_kqueue();
 	p = calloc((size_t)n, sizeof *p);

@@ -6,24 +6,12 @@
  * RLIMIT_NOFILE cannot hold 9000 pipes (skip below 1000).
  */
 #include "t.h"
-#include <sys/resource.h>
 
 #define WANT 9000
 
 int main(void)
 {
-	struct rlimit rl;
-	T_ASSERT(getrlimit(RLIMIT_NOFILE, &rl) == 0);
-	if (rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		(void)setrlimit(RLIMIT_NOFILE, &rl);
-		T_ASSERT(getrlimit(RLIMIT_NOFILE, &rl) == 0);
-	}
-	long n = WANT;
-	if (rl.rlim_cur != RLIM_INFINITY && (long)rl.rlim_cur < 2 * n + 200)
-		n = ((long)rl.rlim_cur - 200) / 2;
-	if (n < 1000)
-		T_SKIP("RLIMIT_NOFILE %ld too small", (long)rl.rlim_cur);
+	long n = t_pipes_fit(WANT, 200, 1000);
 
 	int kq = t_kqueue();
 	int (*p)[2] = calloc((size_t)n, sizeof *p);

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -244,6 +245,26 @@ static inline void t_sleep_ms(long ms)
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
+}
+
+/* How many pipes (two descriptors each) fit under RLIMIT_NOFILE, up to
+ * `want`, leaving `slack` numbers free; the soft limit is raised to the
+ * hard one first.  Skips the test below `min`. */
+static inline long t_pipes_fit(long want, long slack, long min)
+{
+	struct rlimit rl;
+	T_ASSERT(getrlimit(RLIMIT_NOFILE, &rl) == 0);
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+		T_ASSERT(getrlimit(RLIMIT_NOFILE, &rl) == 0);
+	}
+	long n = want;
+	if (rl.rlim_cur != RLIM_INFINITY && (long)rl.rlim_cur < 2 * n + slack)
+		n = ((long)rl.rlim_cur - slack) / 2;
+	if (n < min)
+		T_SKIP("RLIMIT_NOFILE %ld too small for %ld pipes", (long)rl.rlim_cur, min);
+	return n;
 }
 
 static inline void t_socketpair(int sp[2])
