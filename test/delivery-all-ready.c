@@ -69,5 +69,6 @@ int main(void)
 	}
 	check_all(kq, ev, (int)n + 1000, &zero);
 	T_ASSERT(close(kq) == 0);
+	free(ev);
 	return 0;
 }
