@@ -14,7 +14,7 @@ extern const struct filterops kq_signal_filtops;
 extern const struct filterops kq_proc_filtops;
 extern const struct filterops kq_vnode_filtops;
 
-static const struct filterops *const filters[EVFILT_SYSCOUNT] = {
+const struct filterops *const kq_filters[EVFILT_SYSCOUNT] = {
 	[~EVFILT_READ]  = &kq_read_filtops,
 	[~EVFILT_WRITE] = &kq_write_filtops,
 	[~EVFILT_TIMER] = &kq_timer_filtops,
@@ -31,7 +31,7 @@ const struct filterops *kq_filterops(short filter, int *err)
 			*err = -EINVAL;
 		return NULL;
 	}
-	const struct filterops *f = filters[~filter];
+	const struct filterops *f = kq_filters[~filter];
 	if (!f && err)
 		*err = (filter == EVFILT_AIO || filter == EVFILT_LIO ||
 			filter == EVFILT_SENDFILE) ? -ENXIO : -EINVAL;
@@ -42,14 +42,14 @@ const struct filterops *kq_filterops(short filter, int *err)
 void kq_filters_fini(struct kqueue *kq)
 {
 	for (int i = 0; i < EVFILT_SYSCOUNT; i++)
-		if (filters[i] && filters[i]->fini)
-			filters[i]->fini(kq);
+		if (kq_filters[i] && kq_filters[i]->fini)
+			kq_filters[i]->fini(kq);
 }
 
 /* Fork child: close each filter's descriptors of kq (fork.c). */
 void kq_filters_forget(struct kqueue *kq)
 {
 	for (int i = 0; i < EVFILT_SYSCOUNT; i++)
-		if (filters[i] && filters[i]->forget)
-			filters[i]->forget(kq);
+		if (kq_filters[i] && kq_filters[i]->forget)
+			kq_filters[i]->forget(kq);
 }

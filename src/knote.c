@@ -8,14 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct kq_fdslot *kq_fdslot(struct kqueue *kq, int fd, bool grow)
+struct kq_fdslot *kq_fdslot_grow(struct kqueue *kq, int fd)
 {
-	if (fd < 0)
-		return NULL;
-	if ((unsigned)fd < kq->nfds)
-		return &kq->fds[fd];
-	if (!grow)
-		return NULL;
 	/* Grow by a quarter, not double: the slot array is most of a socket
 	 * knote's cost after the knote itself, and glibc reallocs a large
 	 * (mmapped) block by mremap, without copying. */
@@ -164,7 +158,7 @@ void kq_activate(struct kqueue *kq, struct knote *kn)
 	/* One-shot knotes are reported as they were when they fired, without
 	 * re-validation (FreeBSD), so take their data now. */
 	if ((kn->flags & EV_ONESHOT) && !(kn->status & KN_SNAPSHOT)) {
-		const struct filterops *fop = kq_filterops(kn->filter, NULL);
+		const struct filterops *fop = kq_fop(kn);
 		if (fop && fop->event(kq, kn))
 			kn->status |= KN_SNAPSHOT;
 	}
@@ -173,7 +167,7 @@ void kq_activate(struct kqueue *kq, struct knote *kn)
 
 void kq_drop(struct kqueue *kq, struct knote *kn)
 {
-	const struct filterops *fop = kq_filterops(kn->filter, NULL);
+	const struct filterops *fop = kq_fop(kn);
 	kq_dequeue(kq, kn);
 	kq_unlink(kq, kn, fop->isfd);
 	fop->detach(kq, kn);

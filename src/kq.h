@@ -164,7 +164,14 @@ struct kqueue {
 int  kq_create(int flags);
 struct kqueue *kq_acquire(int fd);            /* locked, users++; NULL: EBADF */
 void kq_release(struct kqueue *kq);           /* users--, unlock, maybe teardown */
-int  kq_quiesce(struct kqueue *kq);           /* wait out a consuming sleeper */
+int  kq_quiesce_wait(struct kqueue *kq);
+/* Waits out a consuming sleeper (kqueue.c); -EBADF if the kqueue died. */
+static inline int kq_quiesce(struct kqueue *kq)
+{
+	if (kq->consumer)
+		return kq_quiesce_wait(kq);
+	return kq->dead ? -EBADF : 0;
+}
 void kq_sync_wake(struct kqueue *kq);
 void kq_wake_reported(struct kqueue *kq);
 void kq_fd_closing(int fd);                   /* interpose.c: knotes die with fd */
@@ -176,7 +183,15 @@ void kq_knote_free(struct kqueue *kq, struct knote *kn);
 void kq_slabs_fini(struct kqueue *kq);
 
 /* knote.c */
-struct kq_fdslot *kq_fdslot(struct kqueue *kq, int fd, bool grow);
+struct kq_fdslot *kq_fdslot_grow(struct kqueue *kq, int fd);
+/* The slot of fd (NULL if fd < 0); with grow, the array is extended to
+ * hold it (NULL if memory runs out), otherwise NULL when it has none. */
+static inline struct kq_fdslot *kq_fdslot(struct kqueue *kq, int fd, bool grow)
+{
+	if ((unsigned)fd < kq->nfds)
+		return &kq->fds[fd];
+	return grow && fd >= 0 ? kq_fdslot_grow(kq, fd) : NULL;
+}
 struct knote *kq_find(struct kqueue *kq, uintptr_t ident, short filter, bool isfd);
 int  kq_link(struct kqueue *kq, struct knote *kn, bool isfd);
 void kq_unlink(struct kqueue *kq, struct knote *kn, bool isfd);
@@ -189,6 +204,12 @@ void kq_activate(struct kqueue *kq, struct knote *kn);
 
 /* filter.c */
 const struct filterops *kq_filterops(short filter, int *err);
+extern const struct filterops *const kq_filters[EVFILT_SYSCOUNT];
+/* The vector of a knote's filter (validated when the knote was made). */
+static inline const struct filterops *kq_fop(const struct knote *kn)
+{
+	return kq_filters[~kn->filter];
+}
 void kq_filters_fini(struct kqueue *kq);
 void kq_filters_forget(struct kqueue *kq);
 

@@ -166,7 +166,7 @@ struct kqueue *kq_acquire(int fd)
  * touch no epoll entry (user triggers, timers) need not wait.  Returns
  * -EBADF if the kqueue was closed meanwhile.
  */
-int kq_quiesce(struct kqueue *kq)
+int kq_quiesce_wait(struct kqueue *kq)
 {
 	/* counted, so the woken consumer does not go back to consuming
 	 * before this thread had its turn (scan.c) */

@@ -177,7 +177,7 @@ static int kq_deliver(struct kqueue *kq, struct kevent *ev, int nevents,
 			carried--;
 			kn->status &= ~KN_FRESH;
 		}
-		const struct filterops *fop = kq_filterops(kn->filter, NULL);
+		const struct filterops *fop = kq_fop(kn);
 		int fire;
 		if (kn->status & KN_DISABLED)
 			fire = 0;
@@ -327,7 +327,7 @@ static void absorb_window(struct kqueue *kq, struct delivered *dl)
 		if (!(kn->status & KN_QUEUED) || (kn->status & KN_DISABLED))
 			continue;
 		kn->status &= ~KN_FRESH;
-		const struct filterops *fop = kq_filterops(kn->filter, NULL);
+		const struct filterops *fop = kq_fop(kn);
 		int fire = fop->event(kq, kn);
 		if (fire && (kn->data != dl->data[i] ||
 			     ((kn->flags & EV_EOF) != 0) != dl->eof[i]))
