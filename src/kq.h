@@ -128,6 +128,7 @@ struct kqueue {
 
 	struct epoll_event *hbuf;    /* epoll reports are read here (scan.c) */
 	int                hbufcap;
+	unsigned           skips;    /* calls in a row answered without epoll */
 
 	struct knote      *qhead;    /* ready queue, FIFO */
 	struct knote     **qtailp;

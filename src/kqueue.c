@@ -118,6 +118,7 @@ int kq_create(int flags)
 	kq->hcount = 0;
 	kq->slabs = NULL;
 	kq->nknotes = 0;
+	kq->skips = 0;
 	kq->vnodes = NULL;
 	kq->wrfd = -1;
 	kq->timers = NULL;

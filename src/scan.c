@@ -116,6 +116,7 @@ static void harvest_rest(struct kqueue *kq, int r, int maxevents, int want)
 
 int kq_harvest(struct kqueue *kq, int maxevents, int want)
 {
+	kq->skips = 0;
 	if (maxevents > kq->hbufcap)
 		maxevents = kq->hbufcap;
 	int r = kq_epoll_wait(kq->epfd, kq->hbuf, maxevents, 0);
@@ -349,10 +350,33 @@ static void absorb_window(struct kqueue *kq, struct delivered *dl)
  */
 static bool carried_clear(struct kqueue *kq, unsigned carried)
 {
+	/* (EVFILT_USER activations never come through epoll) */
 	for (struct knote *kn = kq->qhead; kn && carried; kn = kn->qnext, carried--)
-		if (kn->flags & EV_CLEAR)
+		if ((kn->flags & EV_CLEAR) && kn->filter != EVFILT_USER)
 			return true;
 	return false;
+}
+
+/*
+ * The "O(1) retrieval" of the Linux kqueue prototype: when the ready queue
+ * already holds nevents knotes that need no system call to evaluate (not
+ * descriptor knotes, which FIONREAD or poll at delivery), the call is
+ * answered from the queue without asking epoll.  Whatever epoll holds is
+ * not lost, only not yet queued; so that it cannot be starved by knotes
+ * that keep coming back (a level USER knote, a busy periodic timer), at
+ * most SKIP_MAX calls in a row skip the harvest.
+ */
+#define SKIP_MAX 8
+
+static bool queue_answers(struct kqueue *kq, int nevents)
+{
+	if (kq->qcount < (unsigned)nevents || kq->skips >= SKIP_MAX)
+		return false;
+	int i = 0;
+	for (struct knote *kn = kq->qhead; kn && i < nevents; kn = kn->qnext, i++)
+		if (kq_fop(kn)->isfd)
+			return false;
+	return true;
 }
 
 static int64_t now_ns(void)
@@ -384,12 +408,19 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 	if (maxev > want)
 		maxev = want;
 	unsigned carried = kq->qcount;
+	bool skip = false;
 	if (carried_clear(kq, carried))
 		kq_harvest(kq, INT32_MAX, INT32_MAX);
+	else
+		skip = queue_answers(kq, nevents);
 
 	for (int round = 0;; round++) {
 		int got = 0;
-		if (kq->qhead || poll_only) {
+		if (skip) {
+			skip = false;
+			kq->skips++;
+			got = 1;   /* if all of it was stale, harvest next round */
+		} else if (kq->qhead || poll_only) {
 			got = kq_harvest(kq, maxev, nevents);
 		} else {
 			int64_t rem = -1;
