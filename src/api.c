@@ -41,6 +41,18 @@ static bool timeout_valid(const struct timespec *ts)
 	return !ts || (ts->tv_sec >= 0 && ts->tv_nsec >= 0 && ts->tv_nsec < 1000000000);
 }
 
+/* Whether change b deletes the READ/WRITE knote change a creates, so that a
+ * need not reach epoll (issue 6: changes that cancel out inside one
+ * changelist cost nothing).  Receipts keep the plain path. */
+static bool cancels(const struct kevent *a, const struct kevent *b)
+{
+	unsigned short af = a->flags & ~EV_SYSFLAGS, bf = b->flags & ~EV_SYSFLAGS;
+	return (a->filter == EVFILT_READ || a->filter == EVFILT_WRITE) &&
+	       (af & EV_ADD) && !(af & (EV_DELETE | EV_RECEIPT)) &&
+	       b->ident == a->ident && b->filter == a->filter &&
+	       (bf & EV_DELETE) && !(bf & EV_RECEIPT);
+}
+
 /* Applies the changelist in order (FreeBSD's kqueue_kevent).  Returns the
  * number of EV_ERROR/EV_RECEIPT records written, or -errno when a record was
  * due but the event list had no room left (then later changes are not
@@ -54,7 +66,9 @@ static int apply_changes(struct kqueue *kq, const struct kevent *changes,
 		if (kev.filter == 0)
 			continue;
 		kev.flags &= ~EV_SYSFLAGS;
+		kq->defer_arm = i + 1 < nchanges && cancels(&kev, &changes[i + 1]);
 		int err = kq_register(kq, &kev);
+		kq->defer_arm = false;
 		if (!err && !(kev.flags & EV_RECEIPT))
 			continue;
 		if (room - nrec <= 0) {

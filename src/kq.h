@@ -129,6 +129,8 @@ struct kqueue {
 	struct epoll_event *hbuf;    /* epoll reports are read here (scan.c) */
 	int                hbufcap;
 	unsigned           skips;    /* calls in a row answered without epoll */
+	bool               defer_arm; /* the change being applied is undone by
+				       * the next one (api.c, register.c) */
 
 	struct knote      *qhead;    /* ready queue, FIFO */
 	struct knote     **qtailp;

@@ -119,6 +119,7 @@ int kq_create(int flags)
 	kq->slabs = NULL;
 	kq->nknotes = 0;
 	kq->skips = 0;
+	kq->defer_arm = false;
 	kq->vnodes = NULL;
 	kq->wrfd = -1;
 	kq->timers = NULL;

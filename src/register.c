@@ -90,8 +90,15 @@ int kq_register(struct kqueue *kq, struct kevent *kev)
 			return err;
 		}
 		err = fop->attach(kq, kn);
-		if (!err)
+		if (!err && kq->defer_arm && fop->isfd) {
+			/* the next change deletes it: an epoll entry made
+			 * now would be removed at once; FreeBSD would only
+			 * have checked the descriptor */
+			if (!fd_is_open(kev->ident))
+				err = -EBADF;
+		} else if (!err) {
 			err = kq_arm(kq, kn, fop);
+		}
 		if (err)
 			kq_drop(kq, kn);
 		/* FreeBSD clears the change's fflags and data before calling
