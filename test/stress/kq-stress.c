@@ -68,7 +68,10 @@
  *                the call ran (data read at copy-out, EV_EOF taken from an
  *                earlier epoll report: e.g. a WRITE record without EV_EOF
  *                from a call that began after the reader was closed).
- *   Reproducers and diagnosis of both: fuzz/crashes/README.
+ *     close-lag  a pipe end that outlives close() (a write after the
+ *                reader's close succeeds; EAGAIN instead of EOF after the
+ *                writer's): fixed, kept for investigation.
+ *   Reproducers and diagnosis: fuzz/crashes/README.
  * Exit 0 pass, 1 fail.
  */
 #ifndef _GNU_SOURCE
