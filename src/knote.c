@@ -112,12 +112,8 @@ void kq_unlink(struct kqueue *kq, struct knote *kn, bool isfd)
 			continue;
 		*pp = kn->link;
 		kn->link = NULL;
-		if (isfd) {
-			if (!kq->fds[kn->ident].head)
-				kq_fdtab_interest((int)kn->ident, -1);
-		} else {
+		if (!isfd)
 			kq->hcount--;
-		}
 		return;
 	}
 }
@@ -165,12 +161,27 @@ void kq_activate(struct kqueue *kq, struct knote *kn)
 	kq_enqueue(kq, kn);
 }
 
+/*
+ * close() skips a number without interest lock-free (kq_fd_closing), so the
+ * number's interest goes down only after detach has removed its epoll
+ * entries.  Were it lowered at the unlink, a close() between the two would
+ * run the real close while the file is still in our sets and this thread is
+ * inside epoll_ctl(DEL) on the number; the kernel pins the file there (and
+ * epoll_wait() pins each item it polls), so the last reference would drop
+ * in another thread and the file would outlive close(): a pipe keeping its
+ * reader, a write succeeding instead of EPIPE.
+ */
 void kq_drop(struct kqueue *kq, struct knote *kn)
 {
 	const struct filterops *fop = kq_fop(kn);
 	kq_dequeue(kq, kn);
 	kq_unlink(kq, kn, fop->isfd);
 	fop->detach(kq, kn);
+	if (fop->isfd) {
+		struct kq_fdslot *s = kq_fdslot(kq, (int)kn->ident, false);
+		if (s && !s->head)
+			kq_fdtab_interest((int)kn->ident, -1);
+	}
 	kq_knote_free(kq, kn);
 }
 

@@ -127,14 +127,6 @@ static bool has_wakeone(const struct kq_fdslot *s)
 	return false;
 }
 
-static bool slot_has_rw(const struct kq_fdslot *s)
-{
-	for (const struct knote *kn = s->head; kn; kn = kn->link)
-		if (IS_RW(kn))
-			return true;
-	return false;
-}
-
 /*
  * Exclusive entries on one file wait on that file's wait queue, and a
  * wake-up wakes only one exclusive waiter there.  Two exclusive entries of
@@ -189,30 +181,6 @@ static int wrset(struct kqueue *kq)
 	}
 	kq->wrfd = fd;
 	return fd;
-}
-
-/*
- * close() skips a number nobody has knotes on without taking any lock
- * (kq_fd_closing), and the core counts a number's knotes down when it unlinks
- * the last one, before detach removes its epoll entries.  A close() in that
- * window (a one-shot knote delivered by a waiter while the descriptor's owner
- * closes it) would run the real close while the file is still in our sets
- * and this thread is inside epoll_ctl(DEL) on the number.  The kernel pins
- * the file for both: epoll_ctl holds it for the call (waiting on the set's
- * mutex while another thread scans), and epoll_wait() pins every item it
- * polls; the last reference then drops in that other thread, and the pipe
- * keeps its reader (or writer) after close() returned -- a write succeeds
- * instead of EPIPE, a read says EAGAIN instead of EOF.  So a slot with epoll
- * entries counts as interest of its own, given up only once the entries are
- * gone; close() then takes the locks and waits for the detach to finish.
- */
-static void slot_set_state(struct kq_fdslot *s, int fd, uint8_t st)
-{
-	bool had = (s->state & (SLOT_EPOLL | SLOT_WEPOLL)) != 0;
-	bool has = (st & (SLOT_EPOLL | SLOT_WEPOLL)) != 0;
-	s->state = st;
-	if (had != has)
-		kq_fdtab_interest(fd, has ? 1 : -1);
 }
 
 /* Makes one entry match `ev` (0: no entry).  `had` says whether it exists;
@@ -278,7 +246,7 @@ static int slot_sync(struct kqueue *kq, struct kq_fdslot *s, int fd, struct knot
 		return err;
 	if (err)
 		return err;
-	slot_set_state(s, fd, keep | main_state(mev) | wr_state(wev));
+	s->state = keep | main_state(mev) | wr_state(wev);
 	if (!(s->state & (SLOT_EPOLL | SLOT_WEPOLL)))
 		s->gen++;   /* reports still in flight for the old entries die */
 	return 0;
@@ -345,7 +313,7 @@ static int nopoll_attach(struct kqueue *kq, struct kq_fdslot *s, struct knote *k
 		return k;
 	if (k != KQ_FD_FILE)
 		s->kind = KQ_FD_ALWAYS;
-	slot_set_state(s, fd, SLOT_NOPOLL);
+	s->state = SLOT_NOPOLL;
 	for (struct knote *o = s->head; o; o = o->link)
 		o->status &= ~KN_LEVELSRC;
 	return watch_file(kq, s, kn);
@@ -403,16 +371,11 @@ static void fd_detach(struct kqueue *kq, struct knote *kn)
 			kq_vnode_sync(kq, (int)kn->ident);
 	} else if (!kq->dead) {
 		slot_sync(kq, s, (int)kn->ident, NULL, (kn->flags & EV_WAKEONE) != 0);
-	} else {
-		/* the sets close with the kqueue; a VNODE knote left on the
-		 * slot must not keep the entries' interest alive */
-		if (!slot_has_rw(s))
-			slot_set_state(s, (int)kn->ident, s->state & ~(SLOT_EPOLL | SLOT_WEPOLL));
-		if (!s->head)
-			s->gen++;
+	} else if (!s->head) {
+		s->gen++;
 	}
 	if (!s->head) {
-		slot_set_state(s, (int)kn->ident, 0);
+		s->state = 0;
 		s->kind = KQ_FD_UNKNOWN;
 		s->revents = 0;
 	}
