@@ -802,9 +802,10 @@ report() {
 	trap 'rm -rf "$tmp"' EXIT INT TERM
 	if [ "$mode" = report ]; then
 		echo "bench-report: running every benchmark at full size (a few minutes)" >&2
+		# before meta.txt is rewritten, which would make the tree dirty
+		rev=$(git -C "$here/.." describe --always --dirty 2>/dev/null || echo unknown)
 		{
 			echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
-			rev=$(git -C "$here/.." describe --always --dirty 2>/dev/null || echo unknown)
 			echo "rev=$rev"
 			bt=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$bindir/../CMakeCache.txt" 2>/dev/null)
 			echo "build=${bt:-unknown}"
