@@ -358,13 +358,15 @@ static bool carried_clear(struct kqueue *kq, unsigned carried)
 }
 
 /*
- * The "O(1) retrieval" of the Linux kqueue prototype: when the ready queue
- * already holds nevents knotes that need no system call to evaluate (not
- * descriptor knotes, which FIONREAD or poll at delivery), the call is
- * answered from the queue without asking epoll.  Whatever epoll holds is
- * not lost, only not yet queued; so that it cannot be starved by knotes
- * that keep coming back (a level USER knote, a busy periodic timer), at
- * most SKIP_MAX calls in a row skip the harvest.
+ * The "O(1) retrieval" of the Linux kqueue prototype: when the first
+ * nevents knotes of the ready queue are triggered EVFILT_USER knotes (whose
+ * evaluation is a flag test), the call is answered from the queue without
+ * asking epoll.  It must fill every slot: a call returning fewer records
+ * than nevents owes everything pending, epoll's reports included, so any
+ * knote whose evaluation might fail (a stale timer, a descriptor) keeps the
+ * harvest.  What epoll holds is not lost, only queued later; so that knotes
+ * that keep coming back (a level USER knote) cannot starve it, at most
+ * SKIP_MAX calls in a row skip the harvest.
  */
 #define SKIP_MAX 8
 
@@ -374,9 +376,9 @@ static bool queue_answers(struct kqueue *kq, int nevents)
 		return false;
 	int i = 0;
 	for (struct knote *kn = kq->qhead; kn && i < nevents; kn = kn->qnext, i++)
-		if (kq_fop(kn)->isfd)
+		if (kn->filter != EVFILT_USER || !kq_fop(kn)->event(kq, kn))
 			return false;
-	return true;
+	return i == nevents;
 }
 
 static int64_t now_ns(void)
