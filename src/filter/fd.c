@@ -24,6 +24,26 @@
 #include "filter/fdkind.h"
 
 #include <limits.h>
+#include <stdlib.h>
+
+/*
+ * LIBKQ_EXACT_EOF=1: a record's byte count and its EV_EOF state always
+ * belong together.  By default EV_EOF comes from the epoll report (or the
+ * poll) that preceded the FIONREAD; if the peer closes and another thread
+ * reads in between, the record pairs the count after that read with "no EOF
+ * yet", a state the descriptor never had (docs/differences.md).  In this
+ * mode a record without EV_EOF is checked with one more poll() after the
+ * count: end-of-file never goes away, so "no EOF" then was true when the
+ * count was taken, and "EOF" makes the knote be evaluated again, count and
+ * EV_EOF now from the same moment.  It costs that poll() per event.
+ */
+static bool exact_eof;
+
+__attribute__((constructor)) static void fd_exact_eof_env(void)
+{
+	const char *v = getenv("LIBKQ_EXACT_EOF");
+	exact_eof = v && v[0] == '1';
+}
 
 #define SLOT_EPOLL   0x01   /* an entry exists in the main set */
 #define SLOT_ET      0x02   /* ... and it is edge-triggered */
@@ -641,6 +661,14 @@ static int fd_event(struct kqueue *kq, struct knote *kn)
 	kn->fflags = 0;
 	int fire = kn->filter == EVFILT_READ ? read_event(kq, kn, s, r)
 					     : write_event(kq, kn, s, r);
+	if (exact_eof && !(kn->flags & EV_EOF) && !(s->state & SLOT_NOPOLL)) {
+		int p = sys_poll1(fd, POLLIN | POLLOUT | POLLRDHUP);
+		if (p > 0 && (p & (POLLHUP | POLLRDHUP | POLLERR))) {
+			kn->fflags = 0;
+			fire = kn->filter == EVFILT_READ ? read_event(kq, kn, s, (uint32_t)p)
+							 : write_event(kq, kn, s, (uint32_t)p);
+		}
+	}
 	if (!fire && (kn->status & (KN_LEVELSRC | KN_FRESH)) == (KN_LEVELSRC | KN_FRESH))
 		demote(kq, kn);
 	return fire;

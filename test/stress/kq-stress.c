@@ -67,7 +67,8 @@
  *     eof-mix    a pipe record whose EV_EOF does not match the pipe while
  *                the call ran (data read at copy-out, EV_EOF taken from an
  *                earlier epoll report: e.g. a WRITE record without EV_EOF
- *                from a call that began after the reader was closed).
+ *                from a call that began after the reader was closed); not
+ *                with LIBKQ_EXACT_EOF=1.
  *     close-lag  a pipe end that outlives close() (a write after the
  *                reader's close succeeds; EAGAIN instead of EOF after the
  *                writer's): fixed, kept for investigation.
