@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Convenience wrapper around CMake; the README's two set-up commands are
 # `make demo` and `make check`.  Everything else is plain CMake/ctest.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * add-delete: the cost of one change (EV_ADD, EV_DISABLE, EV_ENABLE,
  * EV_DELETE of EVFILT_READ on a socket) against one epoll_ctl doing the same:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * idle-server: an echo server on 127.0.0.1 with 100 active clients and
  * 0 .. 15,000 idle connections, built three times, on kevent(), on poll()

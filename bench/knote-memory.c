@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * knote-memory: user-space memory per socket knote.
  *

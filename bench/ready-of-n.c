@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ready-of-n: one monitoring call over N pipes of which R are ready, made
  * with select(), poll(), epoll and kevent().  This is the table of the epoll

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * register-poll: what registering N sockets costs against one poll() over
  * them, and how the one-time registration pays off over repeated calls: the

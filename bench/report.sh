@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Runs the benchmarks and reports what they measured.
 #
 #   bench/report.sh BINDIR [DOCSDIR]

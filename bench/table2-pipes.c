@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * table2-pipes: Table 2 of the Linux kqueue module prototype (Joukov and
  * Zadok, 2002): microseconds per call with all N pipes ready, connections

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * timeout-precision: how late a short timeout expires.  kevent() with a
  * timeout of 1 us, 10 us, 100 us and 1 ms on a kqueue with nothing to

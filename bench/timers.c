@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * timers: many EVFILT_TIMER knotes against one timerfd per timer, the way the
  * existing user-space port (libkqueue 2.7) implements them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * user-roundtrip: an EVFILT_USER trigger round trip between two threads,
  * against the same ping-pong over two eventfds.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * wait-one-ready: a kevent() wait with 1 of N registered descriptors ready.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * wakeone-accept: several processes accepting on one listening socket, with
  * and without EV_WAKEONE (issue 5, SPEC section 10): the thundering herd.

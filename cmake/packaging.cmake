@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # CPack: a Debian package of everything `cmake --install` installs (the
 # shared and static library, <sys/event.h> under include/kqueue, libkq.pc,
 # the CMake package files and the manual pages).

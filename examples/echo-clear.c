@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * echo-clear.c - an echo server written edge-triggered, with EV_CLEAR.
  *

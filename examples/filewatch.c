@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * filewatch.c - report what happens to a file (kqueue paper, Figure 8).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * kqtail.c - follow a growing file like `tail -f`, without polling.
  * (Paper program 6 in examples/CMakeLists.txt's list.)

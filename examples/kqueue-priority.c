@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * kqueue-priority.c - the kqueue paper's priority hierarchy (J. Lemon,
  * 2001, section 6.5): kqueues inside a kqueue.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * poll-to-kevent.c - the first program of the kqueue paper (J. Lemon, 2001,
  * Figures 4 and 5): a server written in poll() style, converted to kevent().

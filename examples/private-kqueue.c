@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * private-kqueue.c - a library function with a kqueue of its own (kqueue
  * paper, section 9).

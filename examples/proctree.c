@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * proctree.c - follow a process and all its descendants (kqueue paper,
  * section 5).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pwait.c - wait for any processes to exit, like FreeBSD's pwait(1).
  *

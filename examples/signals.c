@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * signals.c - count signals through kevent() (kqueue paper, Figure 7).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * udata-dispatch.c - the kqueue paper's second program (J. Lemon, 2001,
  * Figure 6): dispatching events to callbacks through udata.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer harness: bytes -> a sequence of kqueue operations on a small
  * ident space (3 pipes, EVFILT_USER idents 1-3, EVFILT_TIMER ident 2), each

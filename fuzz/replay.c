@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Runs the kq_ops harness (fuzz/kq_ops.c) over files without libFuzzer:
  * every argument is a file or a directory of files (the committed corpus,

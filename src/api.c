@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The public calls.  Argument checks and errno live here and nowhere else;
  * everything below returns 0 / a count or -errno.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Per-process facts about descriptor numbers, read without locks on the hot
  * paths of close() and kevent(): which kqueue (if any) a number is, how many

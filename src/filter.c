@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The filter table, indexed by ~filter as in FreeBSD.  Slots without an
  * implementation fail registration: EINVAL for filters libkq does not (yet)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fork(): FreeBSD does not give a child its parent's kqueues; kevent() on
  * the number fails with EBADF and nothing the child does reaches the
@@ -13,10 +14,28 @@
  * a kevent() call in the same thread would wait on its own lock; that is the
  * one case this cannot serve.)
  *
- * vfork() and posix_spawn() run no atfork handlers; they are safe because
- * every descriptor libkq creates is close-on-exec.
+ * vfork() runs no atfork handlers, and its child shares the parent's memory
+ * until it execs or exits: anything libkq would do there to its own tables
+ * (drop knotes for a close, mark a kqueue dead, swap a signal disposition)
+ * would be done to the parent's.  kq_foreign_process() tells the descriptor
+ * and signal calls they run in such a child (the process id is not the one
+ * the tables belong to); they then only make the real call.  Descriptors
+ * libkq creates are close-on-exec, so an exec drops them.
  */
 #include "kq.h"
+#include "sys.h"
+
+#include <unistd.h>
+
+/* The process libkq's tables belong to: set at load, renewed in a fork
+ * child.  A vfork() child (or a clone() without atfork handlers) sees
+ * another process id while it runs in this memory. */
+static _Atomic pid_t owner;
+
+bool kq_foreign_process(void)
+{
+	return (pid_t)KQ_SYSCALL(SYS_getpid) != atomic_load_explicit(&owner, memory_order_relaxed);
+}
 
 static void prepare(void)
 {
@@ -32,11 +51,13 @@ static void parent(void)
 
 static void child(void)
 {
+	atomic_store(&owner, (pid_t)KQ_SYSCALL(SYS_getpid));
 	kq_signal_fork_child();
 	kq_fork_child_kqueues();
 }
 
 __attribute__((constructor)) static void kq_fork_register(void)
 {
+	atomic_store(&owner, (pid_t)KQ_SYSCALL(SYS_getpid));
 	pthread_atfork(prepare, parent, child);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Descriptor calls libkq catches so that BSD's rule holds: every close of a
  * descriptor number removes the knotes keyed by that number, in every kqueue,

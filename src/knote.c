@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Knote storage inside one kqueue (all under kq->lock): an fd-indexed slot
  * array for descriptor filters and a hash by ident for the others, as in

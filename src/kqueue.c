@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The kqueue object: creation, the lookup that every kevent() starts with,
  * and teardown when the user closes the descriptor.

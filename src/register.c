@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * One change of a changelist (FreeBSD's kqueue_register), under kq->lock.
  * Returns 0 or -errno.  On success the change entry is rewritten into what an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Collecting events (FreeBSD's kqueue_scan), under kq->lock.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Knote storage: a per-kqueue slab allocator (all under kq->lock).
  *

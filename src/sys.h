@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sys: thin wrappers around the system calls libkq makes.  Each returns the
  * call's value or -errno and never touches errno's meaning for the caller.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C21: EV_ADD|EV_DELETE on an absent knote creates it (the lookup fails, so
  * EV_ADD's create path runs); on an existing knote the same change deletes

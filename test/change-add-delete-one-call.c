@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C06: changes are applied in array order, so [ADD <p0, READ>, DELETE
  * <p0, READ>] in one call leaves no knote: the call returns 0 (no record,

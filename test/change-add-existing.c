@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * LINUX-MAPPING §6.8a, SPEC §3.3 step 8: EV_ADD on a READ or WRITE knote that
  * already exists is a plain modify and succeeds (event loops re-add on every

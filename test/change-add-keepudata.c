@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C12: EV_ADD together with EV_KEEPUDATA fails with EINVAL: on an absent
  * knote nothing is created, on an existing one nothing changes (udata kept).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C24: a condition that already holds when the knote is added is reported
  * at once: a socket with 3 bytes buffered gives a record with data 3, also in

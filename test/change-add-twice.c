@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C01: adding <sp0, EVFILT_READ> twice in one kqueue leaves a single knote:
  * one record when data arrives, and one DELETE removes it (a second DELETE

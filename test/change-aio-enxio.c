@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * D17: the filters that exist but cannot be registered through kevent()
  * (EVFILT_AIO, EVFILT_LIO, EVFILT_SENDFILE) fail with ENXIO when added

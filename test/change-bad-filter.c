@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C10: an unknown filter number fails with EINVAL: -99, -14 (one past
  * EVFILT_EMPTY, the last FreeBSD 14 filter) and a positive number (5).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C14: a change naming an fd number that is not open fails with EBADF, for
  * EV_ADD on READ and WRITE as well as for EV_DELETE, EV_ENABLE and a bare

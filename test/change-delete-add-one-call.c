@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C07: [DELETE <p0, READ>, ADD <p0, READ>] in one call with room for records:
  * the DELETE fails (EV_ERROR record, data ENOENT), processing continues, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C11: EV_ENABLE and EV_DISABLE in one change fail with EINVAL, both on an
  * existing knote (which stays as it was, udata included) and together with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C26: ext[] given at EV_ADD is stored with the knote and returned: the READ
  * filter does not use ext[0..1], so they come back unchanged ({1,2}), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C04: <fd, EVFILT_READ> and <same number, EVFILT_USER> are independent
  * knotes: fd filters and non-fd filters are looked up in different tables

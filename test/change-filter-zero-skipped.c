@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C08: a change entry whose filter is 0 is skipped silently (FreeBSD
  * kqueue_kevent: `if (!kevp->filter) continue;`): no record, no error, not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C23: a change without EV_ADD on an absent knote of an open fd fails with
  * ENOENT: flags 0, EV_ENABLE, EV_DISABLE and EV_KEEPUDATA alone; nothing is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C22: a change with no action bits (flags 0) on an existing knote is
  * accepted as a modify and re-evaluates the filter at once: an EV_CLEAR knote

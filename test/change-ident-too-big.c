@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C13: for fd filters an ident above INT_MAX fails with EBADF: 2^31,
  * UINTPTR_MAX, and (64-bit) 2^32 + an open fd, which must not be truncated to

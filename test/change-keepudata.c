@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C17: a change with EV_KEEPUDATA on an existing knote leaves its udata as
  * stored, whatever udata the change carries (here NULL): with EV_ENABLE, with

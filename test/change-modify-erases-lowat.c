@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C18: on FreeBSD every change reaching an existing fd knote replaces its
  * saved fflags and data, including a bare EV_DISABLE/EV_ENABLE; so a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C02: EVFILT_READ and EVFILT_WRITE on the same socket are two independent
  * knotes: both report, each with its own udata, and deleting one leaves the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C19: the flags chosen at creation (EV_CLEAR here) are kept when the knote is
  * re-added without them, and a knote created level-triggered stays level when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C25: re-adding a knote whose event is already pending (not yet collected)
  * does not reset it and does not queue it twice: one record, carrying the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C09: input bits in EV_SYSFLAGS (0xF000: EV_EOF, EV_ERROR, EV_DROP,
  * EV_FLAG1) are stripped before a change is processed: EV_ADD with them set

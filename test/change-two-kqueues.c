@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C05: the same <sp0, EVFILT_READ> registered in two kqueues gives two
  * independent knotes: each kqueue reports the data once (EV_CLEAR), with its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C16: every change reaching an existing knote replaces its udata unless
  * EV_KEEPUDATA is given, also one with no action bits (flags 0) or a bare

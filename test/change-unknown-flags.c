@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Flag bits FreeBSD does not define (0x0400, 0x0800) are not an error:
  * kqueue_register stores the change's flags minus the action bits and hands

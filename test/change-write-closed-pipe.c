@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * D15: EV_ADD of EVFILT_WRITE on a pipe's write end whose read end is already
  * closed fails with EPIPE and creates no knote.  [FB] FreeBSD pipe_kqfilter

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Many knotes ready at once (Figure 11's "all active"): 4000 pipes, every
  * one readable, each with a READ knote whose udata names it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * M01 across calls: an EV_CLEAR READ knote left queued by one kevent() call
  * (more were ready than it had room for) and written to again before the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * G04 across calls: a WRITE|EV_CLEAR knote left queued by one kevent() call
  * whose pipe loses its reader before the next call is reported once, with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * M07: a READ|EV_CLEAR knote that is disabled when data arrives reports that
  * data when it is enabled again (EV_ENABLE re-evaluates the filter in

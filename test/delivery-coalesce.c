@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * M01: several writes between two retrievals give one record per knote whose
  * data is the amount buffered now (FreeBSD coalescing, SPEC 5.2): two 1-byte

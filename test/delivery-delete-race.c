@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * M11: thread B deletes a READ knote while thread A waits in kevent() on the
  * same kqueue.  After B's kevent(EV_DELETE) has returned, A never receives

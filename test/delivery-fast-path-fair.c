@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * When the ready queue alone can fill a kevent() call, libkq answers from
  * it without asking epoll (the prototype's "O(1) retrieval", issue 6); a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A kevent() call that returns fewer records than nevents owes every
  * pending event (SPEC: nothing lost).  libkq's queue-only fast path must

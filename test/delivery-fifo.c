@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * M03: the ready queue is FIFO by activation (FreeBSD knote_enqueue appends
  * to the tail): three READ|EV_CLEAR knotes registered in the order p3, p2,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * M10 (9000 pipes with READ knotes instead of 100000 USER knotes, to stay
  * below the process fd limit): one of many registered knotes becomes ready;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * M08: kq1 watches kq2 with a level READ knote; kq2 holds a ready READ knote
  * (pipe with data).  Collecting on kq1 does not drain kq2, so two gets on

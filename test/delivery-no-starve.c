@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * M12: a WRITE knote that is always ready must not starve a ready READ knote
  * when the application collects one record at a time.  FreeBSD re-queues a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * SPEC 3.6: a zero timeout returns what is ready even when the knotes that
  * happen to be queued first turned stale.  A READ knote is left queued and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * M09: poll() on a kqueue whose only queued knote has become stale (data read
  * by the application).  FreeBSD's kqueue_poll only looks at the queue, so it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * M02: 10 level-triggered READ knotes, all ready; get(3) four times.  FreeBSD
  * puts a returned level knote back at the tail of the queue, so small

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * M06: a knote activated while another thread is in the middle of a scan is
  * never lost: it is reported by the next call (FreeBSD's scan marker leaves

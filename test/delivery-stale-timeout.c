@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * M04: a level READ knote becomes ready, then the application reads the data
  * before calling kevent(): the queued knote is re-validated at retrieval,

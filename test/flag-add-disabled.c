@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * E01, E02: a READ knote added with EV_ADD|EV_DISABLE on a socket that
  * already holds data reports nothing; EV_ENABLE then re-evaluates the filter

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * E08, E09: READ|EV_CLEAR: two writes give one record with data 2 and
  * EV_CLEAR in the flags; reading one byte leaves one buffered but produces no

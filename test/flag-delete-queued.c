@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * E06: EV_DELETE of a READ knote whose event is pending drops the event:
  * the next collection returns nothing, and the knote is really gone (a second

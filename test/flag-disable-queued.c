@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * E05: EV_DISABLE on a READ knote whose event is already pending suppresses
  * it: the next collection returns nothing (FreeBSD's scan drops disabled

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * E03, E04 (expressed with a READ knote instead of EVFILT_USER): data that
  * arrives while the knote is disabled produces no record; EV_ENABLE then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * E14: READ|EV_DISPATCH|EV_CLEAR: one record, then silence; EV_ENABLE
  * re-evaluates the filter (FreeBSD kqueue_register), so the byte that is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * E13: after an EV_DISPATCH knote delivered its record it is disabled, not
  * deleted: EV_DELETE on it succeeds (FreeBSD read.c dispatch test); after

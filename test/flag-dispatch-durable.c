@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * E15 (expressed with READ knotes instead of EVFILT_USER): an EV_DISPATCH
  * knote that was disabled by its delivery keeps watching its source: data

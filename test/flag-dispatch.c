@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * E11, E12: READ|EV_DISPATCH: one record (EV_DISPATCH in the flags), then the
  * knote is disabled and silent although the byte is unread; EV_ENABLE

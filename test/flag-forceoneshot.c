@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * E18 [FB] (READ instead of EVFILT_USER): EV_FORCEONESHOT on an existing
  * knote marks it one-shot and activates it at once (FreeBSD kqueue_register:

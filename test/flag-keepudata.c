@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * E17 (READ instead of EVFILT_USER): changes carrying EV_KEEPUDATA
  * (EV_DISABLE|EV_KEEPUDATA, EV_ENABLE|EV_KEEPUDATA, bare EV_KEEPUDATA) leave

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * E16 (READ instead of EVFILT_USER): EV_ONESHOT|EV_DISPATCH: one record with
  * both flags, and one-shot wins over dispatch: the knote is deleted at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * E07: READ|EV_ONESHOT: one record (EV_ONESHOT in the returned flags), then
  * nothing even though the byte is still unread and more arrives; the knote

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * P03: in a fork child the parent's kqueue number is free (SPEC §2.4), so
  * the child's own opens get it like any free number: the child opens

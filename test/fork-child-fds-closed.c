@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * SPEC §2.4, LINUX-MAPPING §6.10: in a fork child every descriptor libkq
  * created is closed (the child has none of the parent's kqueues, and holds

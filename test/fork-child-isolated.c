@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * P02 and LINUX-MAPPING §6.10: nothing a fork child does reaches the
  * parent's kqueue except the real effects on shared files.  Parent knotes:

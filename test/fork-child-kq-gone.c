@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * P01 [LX-DEV]: the fork child has none of its parent's kqueues (FreeBSD
  * fdcopy does not copy kqueue descriptors, SPEC §2.4): for a kqueue from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * SPEC §2.4, §6.9, LINUX-MAPPING §6.10: a parent with EVFILT_SIGNAL knotes
  * forks; the child has no kqueue, so its signal dispositions must be the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * P06 [EXT]: FreeBSD 15's kqueuex(KQUEUE_CPONFORK) copies the queue into fork
  * children, so a one-shot timer fires once in the parent and once in the

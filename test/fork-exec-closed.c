@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * P04, P05: a kqueue does not survive execve().  P05: kqueuex(KQUEUE_CLOEXEC)
  * and kqueue1(O_CLOEXEC) descriptors are closed in the new image (FreeBSD

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * SPEC §2.4, LINUX-MAPPING §6.10: the parent keeps working after many forks.
  * 60 forks, alternately from the main thread and from a short-lived

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * SPEC §2.4, LINUX-MAPPING §6.10: posix_spawn() (and vfork) run no atfork
  * handler, so nothing of libkq may leak into the spawned program: every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * LINUX-MAPPING §6.8a: the installed <sys/event.h> defines every NOTE_* name
  * FreeBSD's <sys/event.h> (14.x) gives programs, with FreeBSD's value, and

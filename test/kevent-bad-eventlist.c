@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * B09 [LX-DEV]: FreeBSD's kevent() returns -1/EFAULT when the event list is
  * not writable, because the kernel copies records out with copyout().

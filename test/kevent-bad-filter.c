@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Bad input: a change with an unknown filter number (-14 just past
  * EVFILT_SYSCOUNT, -99, SHRT_MIN, positive values) fails with EINVAL:

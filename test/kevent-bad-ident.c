@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Bad input: an fd filter (READ, WRITE) whose ident is not an open
  * descriptor -- a closed number, INT_MAX, 2^31, 2^32 + 3, UINTPTR_MAX

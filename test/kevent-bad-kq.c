@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * B01, B02: kevent() on a descriptor that is not a kqueue fails with
  * -1/EBADF (FreeBSD kqueue_acquire / fget): a regular file, a pipe, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * B05, B06, B07: an invalid timeout (tv_nsec outside [0, 10^9), tv_sec < 0)
  * with nevents > 0 makes kevent() fail with -1/EINVAL (FreeBSD kqueue_scan,

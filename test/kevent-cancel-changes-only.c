@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * B22: kevent() with nevents = 0 is not a cancellation point (FreeBSD
  * kevent(2) CANCELLATION BEHAVIOUR): with a cancellation request pending

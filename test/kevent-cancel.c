@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * B21: kevent() with nevents > 0 is a cancellation point (FreeBSD kevent(2)
  * CANCELLATION BEHAVIOUR): a thread blocked in it (NULL timeout, and a 5 s

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * B16: kevent(kq, ch, 1, ev, 1, NULL) with one ADD in the changelist,
  * interrupted by a caught SIGALRM (SA_RESTART) while waiting, returns

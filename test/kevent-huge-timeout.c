@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * B20: a timeout with tv_sec > INT32_MAX (here INT32_MAX + 1 and the largest
  * time_t) is valid and treated as infinite (FreeBSD kqueue_scan), so a wait

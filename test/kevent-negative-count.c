@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * B03, B04: a negative nchanges or nevents makes kevent() fail with
  * -1/EINVAL (FreeBSD kqueue_kevent: nchanges < 0 -> EINVAL before anything

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * B08: nchanges > 0 with a NULL changelist fails with -1/EFAULT (FreeBSD:
  * copyin fault).  Likewise nevents > 0 with a NULL eventlist (library

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * B19: the same array may serve as changelist and eventlist (FreeBSD
  * kevent(2)); an ADD of an immediately ready knote with nevents = 1 returns

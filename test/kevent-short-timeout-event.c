@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A timeout of at most 1 ms sleeps until shortly before its deadline and
  * polls for the rest (mux/epoll.c).  Whatever becomes ready in either part

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * B14: very short timeouts (1 us, 1 ns) on an empty queue return 0 and never
  * before the requested time has passed (SPEC 3.6: the timeout is a minimum;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * B10, B11: with nevents = 0 kevent() returns 0 at once after applying the
  * changes, whatever the timeout (NULL or 5 s), without waiting and without

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Knote storage survives churn: knotes live in per-kqueue slabs (slab.c),
  * so a knote deleted in the middle of a slab, a slab emptied and given back

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A06: FreeBSD's plain kqueue() descriptor does not have FD_CLOEXEC set.
  * Deviation from FreeBSD: the library creates every kqueue close-on-exec,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A19: closing a kqueue releases all of its knotes.  A kqueue with knotes
  * on 1000 descriptors (READ on the read ends and WRITE on the write ends of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A20: thread T waits in kevent() on kq; another thread close()s kq.
  * FreeBSD: T keeps its file reference and returns only at the next

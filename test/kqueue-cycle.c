@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A18: kq1 registered in kq2, then kq2 in kq1.  FreeBSD accepts the second
  * EV_ADD (kqueue_register only rejects self-registration).

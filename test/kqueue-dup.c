@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Library decision (companion of A17): a dup() of a kqueue descriptor is not
  * a kqueue for kevent() (-1/EBADF), since the queue's state belongs to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A07: with the RLIMIT_NOFILE soft limit exhausted, kqueue() fails with
  * -1/EMFILE (FreeBSD kqueue(2) ERRORS).  Also checked: with exactly one

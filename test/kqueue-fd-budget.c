@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A kqueue with only READ/WRITE knotes owns O(1) descriptors and creates no
  * threads: 3,000 socketpairs with READ knotes, WRITE knotes, EV_CLEAR on one

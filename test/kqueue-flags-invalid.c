@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A04: kqueuex() with an unknown flag bit (0x80) fails with EINVAL and
  * creates no descriptor (FreeBSD sys_kqueuex rejects every bit except

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A16: ioctl(kq, FIONREAD) fails.  FreeBSD (kqueue_ioctl) returns ENOTTY.
  * Deviation from FreeBSD: the library's kqueue is an epoll fd and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A03: kqueuex(KQUEUE_CLOEXEC) returns a working kqueue whose descriptor has
  * FD_CLOEXEC set (FreeBSD >= 14 sys_kqueuex).

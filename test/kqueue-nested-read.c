@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A11: EVFILT_READ on a kqueue descriptor (kq2 registered in kq1) reports
  * one record whose data is the number of knotes queued in kq2 (FreeBSD

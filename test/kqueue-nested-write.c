@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A13: a kqueue descriptor supports only EVFILT_READ; EV_ADD {kq2,
  * EVFILT_WRITE} in kq1 fails with EINVAL (FreeBSD kqueue_kqfilter), both as

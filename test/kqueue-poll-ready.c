@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A09, A10: a kqueue with a triggered knote (a pipe READ knote with data) is
  * readable for poll() (POLLIN) but never writable (POLLOUT not set)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A15: read() and write() on a kqueue descriptor fail (FreeBSD
  * invfo_rdwr: EOPNOTSUPP).  The library's kqueue is an epoll fd, for which

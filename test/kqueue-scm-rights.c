@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A17: FreeBSD refuses to pass a kqueue descriptor over a UNIX socket
  * (SCM_RIGHTS -> EOPNOTSUPP).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A12: registering a kqueue in itself ({kq, EVFILT_READ} added to kq) fails
  * with EINVAL, as -1/errno with nevents = 0 and as an EV_ERROR record with

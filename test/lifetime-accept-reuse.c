@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * LINUX-MAPPING §6.8a, SPEC §7: a server closes an accepted TCP socket X
  * without EV_DELETE (its READ|EV_CLEAR and WRITE knotes had events queued);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * N14: descriptors closed in a fork child do not touch the parent's knotes:
  * the child has its own descriptor table (and no kqueue at all, SPEC §2.4),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * N09: READ, WRITE and VNODE knotes on one regular-file descriptor all go
  * when it is closed (FreeBSD knote_fdclose walks every knote of the number):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * N12: knotes die with their descriptor also when it is closed by
  * close_range() or closefrom(): no record for them afterwards, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * N11: thread A registers a READ knote and waits in kevent(); thread B (main)
  * closes the watched descriptor while A sleeps.  A gets no record for it

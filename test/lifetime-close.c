@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * N01, N02, N08: close() of a watched descriptor removes its knote at once
  * (SPEC §7, FreeBSD knote_fdclose): nothing is reported for it afterwards,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * N06 [LX-DEV]: READ knote on p0; d = dup(p0); close(p0): the knote is
  * removed at this first close of its number although the file stays open

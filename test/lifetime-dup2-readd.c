@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * LINUX-MAPPING §6.8a: a watched descriptor X that has a dup is closed; the
  * program then deletes the knote (EV_DELETE of the closed number fails with

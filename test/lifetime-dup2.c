@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * N07: dup2(other, X) and dup3(other, X, flags) close X first, so X's knotes
  * (READ and WRITE) are gone: no record from the old or the new file, and

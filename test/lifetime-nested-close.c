@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * N13: kq2 has a READ knote on fd X with data pending, so kq2 is readable;
  * kq1 watches kq2 with EVFILT_READ and reports {kq2, READ, 0, 0, 1}.  After

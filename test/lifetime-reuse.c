@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * N03, N04, N05: READ knote on fd X with data queued; close(X); a new pipe's
  * read end gets the number X.  The new file starts with no knote: EV_DELETE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * N10: one descriptor watched in two kqueues (READ in kq1, READ and WRITE in
  * kq2), with events pending in both: close() removes the knotes from both

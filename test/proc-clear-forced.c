@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * E19 for EVFILT_PROC: EV_CLEAR is forced on proc knotes (FreeBSD
  * filt_procattach sets it), so returned flags include it though EV_ADD

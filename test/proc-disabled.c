@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * I14: a NOTE_EXIT knote that is disabled when the child exits reports
  * nothing while disabled; EV_ENABLE makes the exit record appear at once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * I01 (and E19 for EVFILT_PROC): a NOTE_EXIT knote on a running child
  * reports nothing while the child runs; when the child is killed (SIGTERM)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * I03: a child killed by SIGKILL yields a NOTE_EXIT record with data ==
  * SIGKILL (9), the wait status of a signal death without core dump

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * I02, and "exit is reported without reaping" (SPEC 6.7): a child that
  * calls _exit(3) yields one NOTE_EXIT record whose data is the wait status

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * I08: a child watched with NOTE_EXIT|NOTE_FORK|NOTE_EXEC forks a
  * grandchild, reaps it, then execs a program (this test binary with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * I17: 100 children, each watched by its own NOTE_EXIT knote (udata = its
  * index), are released at the same moment (closing the pipe they all block

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * I06: an EVFILT_PROC knote registered with fflags 0 (no NOTE_EXIT) on a
  * child produces no record when the child exits, and the knote is silently

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * I16: NOTE_EXIT on a process of the same uid that is not our child (a
  * grandchild G, child of our child X): when G exits with status 9 and X

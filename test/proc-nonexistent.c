@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * I12, D14: EV_ADD of EVFILT_PROC for a pid that does not exist fails with
  * ESRCH (FreeBSD filt_procattach): pid 99999999 (above Linux's largest

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * I04: the NOTE_EXIT knote is one-shot (filt_proc sets EV_ONESHOT at exit):
  * after its record has been collected, nothing more is reported (also after

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * I10: NOTE_TRACK alone (udata U) on the program's own pid, then fork a
  * child K: one record {K, EVFILT_PROC, ..., NOTE_CHILD, data = our pid, U}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * I11: as root, track (NOTE_FORK|NOTE_TRACK, udata U) a child X that drops
  * to uid/gid 65534 (nobody) and then forks Y.  FreeBSD's expectation is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * EXAMPLES.md item 5 (kqueue paper, section 5: tracking a process tree):
  * EVFILT_PROC with NOTE_FORK|NOTE_TRACK|NOTE_EXEC|NOTE_EXIT (udata U) on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * I09: NOTE_TRACK|NOTE_FORK|NOTE_EXIT|NOTE_EXEC (udata U) on a child X that
  * forks a grandchild G which exits at once (status 1): X reports NOTE_FORK

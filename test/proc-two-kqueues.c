@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * I13: two kqueues watch the same child with NOTE_EXIT (different udata);
  * when it exits (status 5) each kqueue reports its own record with data

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * I05: EV_ADD of NOTE_EXIT on a child that is already a zombie is accepted
  * and the exit record {pid, EVFILT_PROC, EV_CLEAR|EV_EOF|EV_ONESHOT,

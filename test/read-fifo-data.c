@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * F15: a FIFO opened O_RDWR; after writing "foo" READ on it reports data 3.
  */

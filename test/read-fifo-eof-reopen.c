@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * F16 [FB]: READ on a FIFO's read end.  When the last writer closes, the
  * knote fires with EV_EOF (data 0).  When a new writer opens, FreeBSD clears

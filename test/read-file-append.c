@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * F18, F19 [LX-DEV]: READ on a regular file whose offset is at end of file
  * does not fire (unlike poll(), which always reports files readable); when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * SPEC 2.3: poll()/select() on a kqueue descriptor report it readable
  * (POLLIN|POLLRDNORM) iff a knote is pending, and never writable (FreeBSD

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * SPEC 2.3: EVFILT_READ on a kqueue descriptor.  An empty inner kqueue does
  * not fire; with three READ knotes ready in it (three pipes holding a byte)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * F13: closing the only writer of an empty pipe makes READ on the read end
  * fire with EV_EOF and data 0.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * F24: a READ knote on the write end of a pipe (no read permission) is
  * accepted but never fires (FreeBSD pipe_nfiltops): not when data is written

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * F25 (hang-up variant): when the pty slave is closed, READ on the master
  * fires with EV_EOF (FreeBSD pts: PTS_FINISHED -> EV_EOF; data keeps its

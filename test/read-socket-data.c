@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * F01, F02: READ on a stream socket reports the bytes available
  * ({sp0, READ, 0, 0, 1, udata} after one byte arrives), and after the byte

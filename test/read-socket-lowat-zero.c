@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * F26: READ with NOTE_LOWAT and data 0 fires as soon as any data is there
  * (one byte -> {sp0, READ, 0, 0, 1, udata}), and the socket's own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * F09: READ with NOTE_LOWAT, data 4: three buffered bytes do not fire, the
  * fourth does ({r, READ, 0, 0, 4, udata}; the input fflags are not echoed).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * F10: a socket whose SO_RCVLOWAT the program set to 4: a READ knote (no
  * NOTE_LOWAT) does not fire with 3 bytes buffered and fires with 4

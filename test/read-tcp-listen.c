@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * F06, F07, F08: READ on a TCP listener (backlog 16): data = number of
  * completed connections waiting in accept() (FreeBSD filt_solisten: so_qlen).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * F05 [LX-DEV]: the peer of a TCP connection on 127.0.0.1 closes with
  * SO_LINGER {1, 0}, which sends a RST.  READ on our end fires with EV_EOF

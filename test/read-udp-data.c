@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * F11 [LX-DEV]: a UDP socket with two queued datagrams of 3 and 5 bytes.
  * Deviation from FreeBSD: FreeBSD reports data 8 (all queued bytes); the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * F22 [LX-DEV]: a UDP socket connected to a closed port on 127.0.0.1 sends
  * one datagram; the ICMP port-unreachable that comes back leaves a pending

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * F06, F07, F08 for an AF_UNIX stream listener [LX-DEV]: data = number of
  * connections waiting in accept(), as on FreeBSD (filt_solisten is the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * READ and WRITE knotes on the same descriptor are independent knotes
  * (SPEC 1.2: identity is (ident, filter)): each keeps its own udata and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * D07: the receipt for a successful *create* has fflags 0 and data 0 even
  * when the change carried fflags NOTE_LOWAT and data 9 (FreeBSD zeroes them

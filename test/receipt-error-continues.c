@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * D04: [ADD a, DELETE absent b, ADD c] with nevents 4: the failure becomes an
  * EV_ERROR record, processing continues, both ADDs are applied, kevent()

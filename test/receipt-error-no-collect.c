@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * D05: when a change produced an EV_ERROR record, kevent() returns the
  * record(s) at once: it neither collects ready events nor waits, whatever the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * D02: a failing change with no room for a record (nevents 0) makes
  * kevent() return -1 with errno = the change's error (ENOENT), with or

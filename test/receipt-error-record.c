@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * D01: a failing change with room in the event list produces one record:
  * the change itself with flags exactly EV_ERROR, data = errno (ENOENT for a

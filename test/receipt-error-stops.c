@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * D03: [ADD a, DELETE absent b, ADD c] with nevents 0: kevent() returns
  * -1/ENOENT; the ADD before the failing change stays applied, the ADD after

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * D12: EV_RECEIPT given at creation is stored with the knote and reappears
  * in its event records; a later change without EV_RECEIPT produces no

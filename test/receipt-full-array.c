@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * D09: three EV_ADD|EV_RECEIPT changes with nevents 1: the first receipt
  * fills the array; the second change is applied but, finding no room for its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * D06: three EV_ADD|EV_RECEIPT changes (READ knotes on three pipes) with
  * nevents 3 return 3 receipts in change order, each with flags exactly

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * D08: EV_ADD|EV_RECEIPT with a large event list and a NULL timeout returns
  * only the receipt: pending events (of another knote, and of the knote just

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * D10: [DELETE absent a (ENOENT), ADD on a closed fd (EBADF), ADD c] with
  * nevents 1: the first error fills ev[0]; the second finds no room, so

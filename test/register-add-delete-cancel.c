@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A changelist that creates a READ or WRITE knote and deletes it in the
  * next change has no lasting effect (FreeBSD: attach, then detach), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * J01, J08: EV_ADD of {SIGUSR1, EVFILT_SIGNAL} succeeds (kevent() returns 0,
  * no record); after EV_DELETE a SIGUSR1 sent to the process produces no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * J10: FreeBSD's filt_sigattach does no range check: {0, SIGNAL},
  * {200, SIGNAL} are accepted and never fire; so are SIGKILL and SIGSTOP,

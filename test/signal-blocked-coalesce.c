@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * J04 [LX-DEV]: SIGUSR1 blocked, kill(self) x3 before the get.
  * FreeBSD counts every send: one record with data 3.  Deviation from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * J02: with SIGUSR1 blocked, kill(getpid(), SIGUSR1) makes the knote report
  * {SIGUSR1, SIGNAL, EV_CLEAR, 0, 1, udata}: EV_CLEAR is forced (FreeBSD

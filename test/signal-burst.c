@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Issue 4 requirement (5): a burst of 1,000 kill(getpid(), SIGUSR1) with
  * the program's handler installed (signal not blocked).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * E19 (signal part): a signal knote always behaves as EV_CLEAR and returned
  * flags include EV_CLEAR though it was not requested (FreeBSD

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Issue 4 requirement (6): a signal at SIG_DFL keeps its default action
  * while a knote counts it (FreeBSD: kqueue only observes).  Each scenario

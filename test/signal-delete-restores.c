@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Issue 4 requirement (2): while a signal knote exists the program's
  * disposition is the program's (sigaction(sig, NULL, &old) reports what the

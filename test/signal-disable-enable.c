@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * J06: a disabled signal knote reports nothing but keeps counting; after
  * EV_ENABLE the next send gives data 2 (the disabled-time send plus the new

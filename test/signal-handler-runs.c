@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * J09: the program's own SIGUSR1 handler still runs while a signal knote
  * exists, once per send, and the knote reports every send (FreeBSD: kqueue

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * J03: SIGUSR1 set to SIG_IGN (before the knote exists) and not blocked.
  * Another process sends 5 SIGUSR1 spaced 20 ms apart (and each only once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A14: kqueue skq has a SIGUSR1 knote and is watched by kq with
  * {skq, READ, EV_CLEAR}; SIGUSR1 is blocked.  100 times: kill(self); a

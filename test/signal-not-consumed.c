@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * J05: with SIGUSR1 blocked, the knote reports a send without consuming
  * the signal: after the record, sigpending() still shows SIGUSR1 and

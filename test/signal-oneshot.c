@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * J07: an EV_ONESHOT signal knote reports the first send once
  * ({SIGUSR1, SIGNAL, EV_CLEAR|EV_ONESHOT, 0, 1, udata}) and is then gone:

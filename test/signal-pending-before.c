@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * J14: a signal already pending (blocked) before the knote is added is not
  * counted; only sends after the EV_ADD are (FreeBSD counts at send time, in

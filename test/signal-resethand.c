@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A program handler installed with SA_RESETHAND keeps its one-shot meaning
  * while a knote watches the signal (disposition kept and chained, issue 4):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * LINUX-MAPPING §6.8a: kill(getpid(), sig) followed at once by a kevent()
  * with a zero timeout sees the signal (on BSD the signal is posted to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * J11: SIGCHLD set to SIG_IGN by the program keeps its meaning: children are
  * reaped automatically (waitpid() then fails with ECHILD) and, as on FreeBSD

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * J15 (and J10 for SIGSTOP): a process W with knotes on SIGCONT and SIGSTOP
  * (both at SIG_DFL) is stopped with SIGSTOP and continued with SIGCONT by

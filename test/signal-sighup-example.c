@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * EXAMPLES.md item 3 (kqueue paper, Figure 7): register EVFILT_SIGNAL for
  * SIGHUP with EV_ADD|EV_ENABLE, then signal(SIGHUP, SIG_IGN).  Three

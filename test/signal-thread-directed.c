@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * J12 [LX-DEV]: thread-directed signals.  FreeBSD counts a signal sent to
  * one thread (tdsendsignal is the common path), blocked or not.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Issue 4 requirement (4): in a multi-threaded program (4 extra threads
  * running - 2 spinning, 2 sleeping in poll() - none blocking SIGUSR1) every

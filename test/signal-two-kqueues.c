@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * J13: several kqueues watching one signal each count every send on their
  * own: three kqueues, one kill -> each reports data 1 with its own udata;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Shared helpers for libkq's test programs.  A test is one program that
  * checks one behaviour: exit 0 = pass, 1 = fail, 77 = skip (say why).

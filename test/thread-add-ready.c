@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * O01 (SPEC §8): thread A sleeps in kevent() (3 s timeout); thread B adds a
  * knote whose condition already holds: A is woken at once (< 100 ms) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * O04 (SPEC §8, the recommended pattern): 8 threads wait in kevent()
  * (nevents 1) on one kqueue holding READ|EV_DISPATCH on a non-blocking TCP

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * O05 (SPEC §8, FB-PR70): 8 threads wait in kevent() (nevents 1) on one
  * kqueue holding a level READ knote on a non-blocking TCP listener.  For

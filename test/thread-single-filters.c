@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * O09, O07 (SPEC §5.6, §8): 8 threads wait in kevent() (nevents 1) on one
  * kqueue; one activation of an EV_CLEAR / EV_ONESHOT knote is delivered to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * O08 (SPEC §5.6, §8): threads add and delete at least 100,000 knotes while
  * other threads wait on the same kqueue; no crash, no lost and no phantom

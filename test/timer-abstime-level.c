@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K18, K19, E20 [FB]: NOTE_ABSTIME timers do not get EV_CLEAR forced.
  * K18: NOTE_ABSTIME with data 0 (the epoch) reports at once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K20: ONESHOT|NOTE_ABSTIME deadlines in the past fire at once (within a
  * generous 500 ms) instead of being rejected: 1 s ago, and before the

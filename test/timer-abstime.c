@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K17: ONESHOT|NOTE_ABSTIME|NOTE_USECONDS with a deadline 1 s ahead on the
  * real-time clock (the case uses 3 s; 1 s checks the same): the record

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K01, K02: ADD {1, TIMER, 0, 0, 1000} succeeds (kevent returns 0, no record
  * even with room in the event list); DELETE succeeds, leaves no events, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * E19 (timers): relative timers report EV_CLEAR in their flags though it was
  * not requested, whatever else was asked: periodic -> EV_CLEAR, EV_ONESHOT

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K08: after a periodic timer's record has been retrieved, an immediate get
  * returns nothing: EV_CLEAR (forced for relative timers) resets the state

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K26: a ONESHOT timer disabled right after the ADD and enabled again still
  * fires at its deadline with {id, TIMER, EV_CLEAR|EV_ONESHOT, 0, 1, udata}

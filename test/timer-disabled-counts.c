@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K28: a disabled periodic timer keeps expiring: periodic 100 ms, DISABLE at
  * once, 350 ms later nothing has been reported, and after EV_ENABLE one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K27: EV_DISPATCH periodic 200 ms timer.  First record
  * {id, TIMER, EV_CLEAR|EV_DISPATCH, 0, 1, udata}; the knote is then disabled

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A periodic 1 ms timer neither drifts nor loses expirations: collected
  * with blocking kevent() calls for 2 s, the sum of the records' data is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A kqueue with 10,000 timers (relative periodic, one-shot and absolute)
  * and, if EVFILT_USER is available, 10,000 USER knotes owns O(1)

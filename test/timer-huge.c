@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K31: a huge period is accepted and saturated, not overflowed into a
  * short or negative one: NOTE_NSECONDS 2^62 (periodic and ONESHOT), and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K09, K10, K11: a first ADD of a timer with data < 0, with two unit bits in
  * fflags, or with an unknown fflags bit fails with EINVAL (as an EV_ERROR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * 10,000 one-shot timers with deadlines spread over 50 ms (ident i fires
  * 5*i us after its ADD) all fire: exactly 10,000 records, each ident once,

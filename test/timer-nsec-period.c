@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K14: a periodic NOTE_NSECONDS 1 timer works: it fires repeatedly, each
  * record's data counts the many expirations since the last retrieval

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K04: ADD|ONESHOT 500 ms; wait: one record {id, TIMER, EV_CLEAR|EV_ONESHOT,
  * 0, 1, udata} no earlier than 500 ms; afterwards nothing more (the case

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K07: a periodic 10 ms timer left alone for 105 ms is reported as ONE
  * record whose data counts all expirations (about 10): overruns are counted,

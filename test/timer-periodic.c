@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K05: a periodic 1000 ms timer: wait -> data 1; sleep 1 s; wait -> data 1
  * again (one expiration per period, counted since the last retrieval, with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K23: re-ADDing a timer whose expiry has happened but was not retrieved
  * discards that expiry: a ONESHOT 1 ms timer left 2 ms, then re-ADDed,

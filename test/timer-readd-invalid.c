@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K30 [FB]: re-ADD of an existing timer with invalid data (-1) does not fail
  * the kevent() call (returns 0): FreeBSD's filt_timertouch cannot return an

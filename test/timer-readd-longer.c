@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K25: a periodic 500 ms timer re-ADDed with 1500 ms right after its first
  * record: the next record comes no earlier than 1500 ms after the re-ADD

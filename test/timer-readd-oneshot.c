@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C20 [FB]: a periodic timer re-ADDed with EV_ONESHOT stays periodic: a
  * re-ADD does not change the knote's stored flags (FreeBSD kqueue_register

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K06: a periodic 1000 ms timer, re-ADDed with period 500 ms right after its
  * first record, reports data 2 one second later: the new period is in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K22: a ONESHOT 1 ms timer re-ADDed with the same parameters 600 us later
  * restarts: its only record comes no earlier than 1 ms after the re-ADD

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K24: K22 with the delay between the ADD of a ONESHOT 1 ms timer and its
  * identical re-ADD swept from 500 to 1500 us (below and beyond the expiry):

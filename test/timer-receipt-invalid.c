@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * D11: ADD|EV_RECEIPT of an invalid timer (data -1) yields one record with
  * flags exactly EV_ERROR and data EINVAL, ident/filter/udata echoed, and no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K29: the same timer ident in two kqueues names two independent timers:
  * a ONESHOT 100 ms timer 7 in kq1 and a periodic 600 ms timer 7 in kq2 each

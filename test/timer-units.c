@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K12, K13: the unit bits scale data: NOTE_SECONDS 1 fires after >= 1 s,
  * NOTE_MSECONDS 300 after >= 300 ms, no unit (milliseconds) 200 after

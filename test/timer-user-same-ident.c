@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C03: <5, EVFILT_USER> and <5, EVFILT_TIMER> are independent knotes (the
  * key is ident AND filter): triggering USER 5 reports only the USER record,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K03 (and E19 for a relative timer): ADD a 1000 ms timer without EV_CLEAR
  * and wait: after no less than 1 s (and within a generous 1.5 s) the record

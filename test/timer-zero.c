@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * K15, K16: data 0.  A one-shot timer with data 0 fires at once (within a
  * generous 500 ms), exactly once, and is then gone.  A periodic timer with

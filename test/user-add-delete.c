@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * L01, L02: EV_ADD of a USER knote creates it untriggered (no events);
  * EV_DELETE removes it (still no events, and a second EV_DELETE fails

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * L14 [FB]: NOTE_TRIGGER given in the same change as the EV_ADD that creates
  * the knote does not trigger it (FreeBSD filt_userattach tests the output

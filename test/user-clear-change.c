@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * L18: a change with EV_CLEAR in its flags resets the triggered state of a
  * USER knote: a triggered level knote (no EV_CLEAR at creation, reported on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * L13: the reported data is the data of the latest change that reached the
  * knote: created (EV_CLEAR) with data 0 and triggered with data 42 -> record

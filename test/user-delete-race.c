@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * O10: triggers of a USER knote from one thread race its EV_DELETE in
  * another while a third thread waits in kevent().  After the kevent() that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * E03, E04 with USER knotes: a disabled USER knote is not reported when
  * triggered; after EV_ENABLE and a trigger one get returns one record for

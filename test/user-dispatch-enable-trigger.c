@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * L15: EV_ENABLE and NOTE_TRIGGER in one change re-arm an EV_DISPATCH knote
  * that its delivery disabled, and trigger it: the record is delivered.

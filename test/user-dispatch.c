@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * E15 with USER knotes: USER|EV_DISPATCH: trigger; get -> 1 (flags
  * EV_DISPATCH); trigger; get -> 0 (disabled by the delivery); EV_ENABLE;

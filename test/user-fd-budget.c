@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A kqueue with 10,000 USER knotes owns O(1) descriptors and creates no
  * threads: all user events of a kqueue share its one eventfd (library

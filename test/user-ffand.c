@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * L07: NOTE_FFAND ands the change's user bits into the stored ones: a knote
  * created with fflags 0x000F and triggered with NOTE_FFAND|0x0003 reports

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * L11: only the low 24 bits (NOTE_FFLAGSMASK) of a change are user bits; the
  * upper 8 (NOTE_FFCTRLMASK operation, NOTE_TRIGGER and the unused control

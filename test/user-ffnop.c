@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * L10: NOTE_FFNOP (control bits 0) keeps the stored user bits whatever low
  * bits the change carries: created with 0x0005, triggered with

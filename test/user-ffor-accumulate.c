@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * L12: two triggers of an EV_CLEAR knote, NOTE_FFOR 0x1 then NOTE_FFOR 0x2,
  * before retrieval give one record with fflags 0x3.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * E18 [FB] with USER knotes: EV_FORCEONESHOT on an existing, untriggered
  * USER knote marks it one-shot and activates it at once (FreeBSD

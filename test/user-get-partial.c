@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * B17 with USER knotes: with 5 triggered (level) USER knotes, get(3) returns
  * exactly 3 records, of 3 distinct knotes, and leaves the rest of the event

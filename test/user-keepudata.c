@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * E17, C16, C17 with USER knotes: changes carrying EV_KEEPUDATA leave the
  * stored udata alone: knote created with udata A, then

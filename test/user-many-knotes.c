@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * M10: a kqueue with 100,000 USER knotes of which one is triggered returns
  * exactly that one, and collecting it does not cost time proportional to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A11 with USER knotes: kq2 holds 3 triggered (level) USER knotes; kq1 holds
  * an EVFILT_READ knote on kq2: get on kq1 returns one record

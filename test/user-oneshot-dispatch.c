@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * E16 with a USER knote: USER|EV_ONESHOT|EV_DISPATCH, triggered: get -> one
  * record with flags EV_ONESHOT|EV_DISPATCH; one-shot wins, so the knote is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * L06: an EV_ONESHOT USER knote (ident 2) is reported once after a trigger,
  * with flags EV_ONESHOT, then deleted: the next get is empty, another trigger

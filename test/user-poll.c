@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A09, A10 with a USER knote: a kqueue holding one triggered USER knote is
  * readable for poll() (POLLIN) and never writable (POLLOUT not set).  It is

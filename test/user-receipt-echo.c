@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * D07 for EVFILT_USER [FB]: the receipt echoed for a successful *create* has
  * fflags 0 and data 0, whatever the change carried (user bits, control bits,

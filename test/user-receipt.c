@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * D06 with USER knotes: one kevent() call with 3 x EV_ADD|EV_RECEIPT and
  * nevents 3 returns 3 records, each {ident, USER, EV_ERROR, 0, 0, udata}, and

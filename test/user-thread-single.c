@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * O03 (and O07): 8 threads wait in kevent() (nevents 1) on one kqueue; a
  * USER|EV_CLEAR knote triggered once is delivered to exactly one thread

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Issue 3 / O02 through other waits: a trigger of a USER knote from another
  * thread wakes at once (< 100 ms) (a) a thread blocked in poll(kq, POLLIN)

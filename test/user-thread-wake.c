@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * O02, L16 (and issue 3's requirement): a thread blocked in kevent() on a
  * kqueue is woken at once when another thread triggers a USER knote of that

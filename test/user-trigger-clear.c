@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * L03: a USER knote created with EV_CLEAR and triggered by a separate change
  * with fflags NOTE_TRIGGER wakes a waiting kevent() with

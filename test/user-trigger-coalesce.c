@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * L05: three triggers of an EV_CLEAR USER knote before retrieval give one
  * record (a knote is queued at most once, SPEC §5.1, §6.11 "multiple

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * L04: a USER knote without EV_CLEAR stays triggered (level): after one
  * trigger every collection reports it again, with the same record, until it

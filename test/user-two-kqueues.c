@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * L17: the same USER ident in two kqueues names two independent knotes
  * (SPEC §1.2): a trigger in kq1 is reported by kq1 only, with kq1's udata;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H18: without EV_CLEAR, notes OR together and stay: an in-place write
  * (NOTE_WRITE) and an fchmod (NOTE_ATTRIB) before the first collection give

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H01: EV_ADD of EVFILT_VNODE with NOTE_WRITE|NOTE_ATTRIB|NOTE_RENAME|
  * NOTE_DELETE succeeds (kevent returns 0) on a regular file, a directory

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H06: fchmod(), chmod() and fchown() are each reported as exactly
  * NOTE_ATTRIB (FreeBSD posts NOTE_ATTRIB for every successful VOP_SETATTR,

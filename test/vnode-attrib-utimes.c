@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H05: setting a file's times (utimes() by path, futimens() by descriptor)
  * is reported as exactly NOTE_ATTRIB (FB-T vnode.c note_attrib); NOTE_WRITE

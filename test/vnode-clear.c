@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H19: with EV_CLEAR a write is reported once: {fd, VNODE, EV_CLEAR,
  * NOTE_WRITE|NOTE_EXTEND, 0, udata}, then nothing.  The fflags were reset

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H27 (SPEC 7; N06, N08, N10 for VNODE): close() of a watched descriptor
  * removes its VNODE knotes in every kqueue, also while a dup() keeps the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * SPEC 5.2 / H18 for link-count notes: notes posted between two
  * collections OR together, also when Linux reports them with one inotify

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H08 [LX-DEV]: unlink() of a file's only name while the file stays open
  * is reported as NOTE_DELETE at once (FB-T vnode.c note_delete, ONESHOT

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * SPEC 6.6 NOTE_DELETE for a directory (companion of H08 and H13): FreeBSD
  * reports rmdir() of a watched directory whose descriptor stays open to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H11 (and the file half of FB-NT t_vnode.c): a directory watched for
  * NOTE_WRITE|NOTE_LINK reports creating a plain file in it as exactly

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H12: creating a subdirectory in a watched directory is reported as
  * exactly NOTE_WRITE|NOTE_LINK (FB-NT t_vnode.c dir_note_link_create,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H17: moving a plain file into a watched directory from elsewhere, and out
  * of it again, is reported each time with NOTE_WRITE and without NOTE_LINK

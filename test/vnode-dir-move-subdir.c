@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H16: moving a subdirectory into a watched directory from elsewhere, and
  * out of it again, is reported each time with NOTE_WRITE|NOTE_LINK (FB-NT

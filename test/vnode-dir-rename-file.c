@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H14: renaming a plain file within a watched directory is reported with
  * NOTE_WRITE and without NOTE_LINK (FB-NT t_vnode.c

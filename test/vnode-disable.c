@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H23: a VNODE knote (NOTE_ATTRIB, no EV_CLEAR) that is disabled reports
  * nothing when the file is touched; enabled again and touched, it reports

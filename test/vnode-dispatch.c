@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H24: an EV_DISPATCH knote (NOTE_ATTRIB) reports a touch once,
  * {fd, VNODE, EV_DISPATCH, NOTE_ATTRIB, 0, udata}, and is then disabled: a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * EXAMPLES.md item 6 (tail -f): a reader follows a file that another
  * descriptor appends to, without stat()ing it in a loop.

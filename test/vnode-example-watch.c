@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * EXAMPLES.md item 4 (watching a file, Figure 8 of the kqueue paper): an
  * open file is registered with EV_ADD|EV_ENABLE|EV_CLEAR and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H09: a FIFO opened for writing (a reader holds it open, so the open does
  * not block) is watched for NOTE_DELETE; unlink() of the FIFO's name is

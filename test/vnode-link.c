@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H10: with NOTE_LINK|NOTE_DELETE watched, link() of a second name is
  * reported as exactly NOTE_LINK (vfs_subr.c vop_link_post), and unlink()

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Scale (issue 4): one kqueue holds 10,000 VNODE knotes on 10,000 distinct
  * files.  All EV_ADDs succeed; the kqueue owns O(1) descriptors (one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H25 (SPEC 3.3 step 8): every change that reaches an existing VNODE knote
  * replaces its watch mask (and udata) with the change's fflags.  A knote

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * D13, H22: EVFILT_VNODE is for file-system objects only.  EV_ADD on
  * either end of a UNIX socketpair, a TCP socket, a UDP socket, either end

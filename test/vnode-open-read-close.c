@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H20: NOTE_OPEN, NOTE_READ, NOTE_CLOSE, NOTE_CLOSE_WRITE (FreeBSD >= 11,
  * vfs_subr.c vop_open_post, vop_read_post, vop_close_post).  With an

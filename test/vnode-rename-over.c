@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H21: files A and B, both watched for NOTE_DELETE|NOTE_RENAME (EV_CLEAR);
  * rename(A, B) replaces B: two records, {a, VNODE, EV_CLEAR, NOTE_RENAME,

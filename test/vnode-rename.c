@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H07: rename() of a watched file is reported as exactly NOTE_RENAME (FB-T
  * vnode.c note_rename), although NOTE_DELETE, NOTE_WRITE, NOTE_ATTRIB and

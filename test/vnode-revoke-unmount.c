@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H26: the file system under a watched file goes away: NOTE_REVOKE with
  * EV_EOF.  FreeBSD posts NOTE_REVOKE when the vnode is reclaimed (forced

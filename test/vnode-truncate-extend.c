@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H04: growing a file with ftruncate() (no write involved) is reported to
  * a knote that asks only for NOTE_EXTEND: one record whose fflags contain

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H02 [FB]: a ONESHOT knote asking only NOTE_WRITE, on a file to which
  * another descriptor appends "hello\n", reports {fd, VNODE, EV_ONESHOT,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * H03: overwriting bytes in place (pwrite of 16 bytes at offset 0 over a
  * 16-byte file) is reported as NOTE_WRITE without NOTE_EXTEND, although

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Q02 [EXT] (SPEC §10 rule 2, the FB-PR70 trap): with wake-one knotes, a
  * woken thread that returns without taking a ready knote (its nevents, 1,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * [EXT] Library decision (docs/differences.md): EV_WAKEONE cannot be used on
  * a READ knote watching another kqueue descriptor, because epoll refuses an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Q03 [EXT] (SPEC §10, LX epoll_ctl EPOLLEXCLUSIVE): one listening TCP
  * socket on 127.0.0.1 shared by 4 worker processes, each with its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Q01 [EXT] (SPEC §10 rule 1): 8 threads each make one kevent() call (NULL
  * timeout, nevents 1) on one kqueue holding a wake-one EV_CLEAR knote.  One

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Q04 [EXT]: EV_WAKEONE is fixed when the knote is created (epoll allows
  * EPOLLEXCLUSIVE only at EPOLL_CTL_ADD).  Library decision (documented):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Q02 [EXT] (SPEC §10 rule 2, §5): two level READ|EV_WAKEONE knotes in one
  * kqueue on the same open file (a pipe's read end p0 and its dup d) are two

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * LINUX-MAPPING §6.8a: an EV_CLEAR WRITE knote reports the peer's close once,
  * not twice: after the initial "writable" record, closing the peer gives

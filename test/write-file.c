@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * G09: WRITE on a regular file fires at once with data 0 (FreeBSD
  * filt_vfswrite: always ready, although the manual says vnodes are not

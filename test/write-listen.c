@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * G06: WRITE on a listening socket never fires (FreeBSD filt_sowrite
  * returns 0 for listeners), neither right after registration nor with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * G02, G03: WRITE on a pipe's write end fires with data = free space
  * (>= PIPE_BUF on an empty pipe).  With less than PIPE_BUF bytes free (pipe

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * G13: WRITE|EV_CLEAR on a stream socketpair end: the first collection
  * returns the record (flags EV_CLEAR, data > 0), the second returns nothing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * G08: WRITE on a TCP socket that is not connected does not fire (FreeBSD
  * filt_sowrite: PR_CONNREQUIRED and not SS_ISCONNECTED -> 0), neither fresh

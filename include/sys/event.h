@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * <sys/event.h> for libkq: the FreeBSD (>= 12) kqueue/kevent interface on Linux.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * EVFILT_READ and EVFILT_WRITE: one epoll entry per descriptor per kqueue,
  * shared by the READ and WRITE knotes on it (epoll allows one entry per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Classifying descriptors and measuring `data` for EVFILT_READ/WRITE.
  * Every function returns 0 or -errno; results go through out parameters.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What a descriptor is, as far as EVFILT_READ/WRITE care, and how to measure
  * its `data`.  The kind is learned on the first evaluation, not at

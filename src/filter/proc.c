@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * EVFILT_PROC: a process's exit, forks and execs.
  *

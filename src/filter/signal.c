@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * EVFILT_SIGNAL: count every time a signal is sent to the process, without
  * taking it away from the program.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * EVFILT_TIMER: every timer of a kqueue lives in one binary heap ordered by
  * deadline (CLOCK_MONOTONIC, ns), and one timerfd per kqueue, registered in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * EVFILT_USER: knotes the program triggers itself.  They need no kernel
  * object: a trigger queues the knote on the ready queue, and the kqueue's one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Everything that watches files through inotify: EVFILT_VNODE, and
  * EVFILT_READ on regular files and directories (which epoll refuses, so a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Waiting on the kqueue's epoll set with a nanosecond timeout.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # abi-exported-symbols: libkq exports exactly its public interface.
 #
 # usage: sh abi-exported-symbols.sh SRCDIR BINDIR LIBKQ_SO_PATH C_COMPILER

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # compat-libkqueue: with -DKQ_LIBKQUEUE_COMPAT=ON, a program written for the
 # libkqueue port builds against libkq the way its users build it.
 #

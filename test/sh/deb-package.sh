@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # deb-package: `cpack -G DEB` makes a .deb that a program can be built with.
 #
 # usage: sh deb-package.sh SRCDIR BINDIR LIBKQ_SO_PATH C_COMPILER

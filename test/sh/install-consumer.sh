@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # install-consumer: an installed libkq can be used by a FreeBSD-style program.
 #
 # usage: sh install-consumer.sh SRCDIR BINDIR LIBKQ_SO_PATH C_COMPILER

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # man-lint: every manual page in man/ formats without a single warning.
 #
 # usage: sh man-lint.sh SRCDIR BINDIR LIBKQ_SO_PATH C_COMPILER

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # man-linux-notes: the LINUX NOTES of kevent(2) mirror docs/differences.md.
 #
 # usage: sh man-linux-notes.sh SRCDIR [BINDIR LIBKQ_SO_PATH C_COMPILER]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Stress/model test (issue 5 item 5; CASES O01-O10, N01, N03-N05, N08, N10,
  * N11, M06, M11; SPEC §5.6, §7, §8).
