@@ -5,7 +5,15 @@
 #   make demo                 configure, build everything, run the demo
 #   make check                build and run the whole test suite
 #   make check BUILD=build-asan CMAKE_FLAGS=-DKQ_SANITIZE=address,undefined
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local   [DESTDIR=/staging]
+#   make uninstall            remove what the last `make install` from
+#                             $(BUILD) installed (its install_manifest.txt)
+#
+# `make install` builds only the two libraries (the other installed files
+# need no build) and installs with --prefix $(PREFIX), whatever prefix
+# $(BUILD) was configured with.  Then cmake/install-helper.sh runs ldconfig
+# when root installed into a directory the dynamic linker searches, or says
+# how to run programs otherwise.
 
 BUILD       ?= build
 PREFIX      ?= /usr/local
@@ -14,7 +22,7 @@ CTEST_FLAGS ?=
 JOBS        ?= 2
 GENERATOR   := $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
 
-.PHONY: all configure build demo check bench install clean
+.PHONY: all configure build demo check bench install uninstall clean
 
 all: build
 
@@ -32,8 +40,13 @@ demo: build
 check: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE stress $(CTEST_FLAGS)
 
-install: build
-	cmake --install $(BUILD)
+install: configure
+	cmake --build $(BUILD) -j $(JOBS) --target kq kq_static
+	cmake --install $(BUILD) --prefix $(PREFIX)
+	@sh cmake/install-helper.sh installed $(BUILD)/install_manifest.txt
+
+uninstall:
+	@sh cmake/install-helper.sh uninstall $(BUILD)/install_manifest.txt
 
 clean:
 	rm -rf $(BUILD)
