@@ -33,6 +33,14 @@
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
 #endif
 
+/*
+ * Linked from libkq.a, this file's object is only taken into a program
+ * that references one of its names itself; a program that never calls
+ * close() directly would then keep glibc's for its libraries too.  The
+ * kqueue code refers to this anchor so the object always comes along.
+ */
+const char kq_interpose_anchor = 1;
+
 KQ_API int close(int fd)
 {
 	kq_fd_closing(fd);

@@ -179,6 +179,7 @@ static inline int kq_quiesce(struct kqueue *kq)
 void kq_sync_wake(struct kqueue *kq);
 void kq_wake_reported(struct kqueue *kq);
 void kq_fd_closing(int fd);                   /* interpose.c: knotes die with fd */
+extern const char kq_interpose_anchor;        /* interpose.c */
 bool kq_is_kqueue_fd(int fd);
 
 /* slab.c */

@@ -64,6 +64,9 @@ static struct kqueue *kq_obtain(void)
 	return kq;
 }
 
+/* Pulls interpose.o out of libkq.a together with this file (interpose.c). */
+__attribute__((used)) static const char *const kq_interpose_ref = &kq_interpose_anchor;
+
 int kq_create(int flags)
 {
 	(void)flags;   /* every kqueue is close-on-exec; O_NONBLOCK has no effect */
@@ -273,6 +276,9 @@ void kq_release(struct kqueue *kq)
 void kq_fd_closing(int fd)
 {
 	if (!kq_fdtab_busy(fd))
+		return;
+	/* a vfork() child closing the number closes its own copy only */
+	if (kq_foreign_process())
 		return;
 	kq_fdtab_clear(fd);
 	bool interest = kq_fdtab_interest_of(fd) > 0;

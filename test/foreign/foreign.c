@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * A shared library built WITHOUT -lkq, standing for any library a program
+ * uses (an event library, a TLS library, a language runtime): its calls to
+ * close(), dup2(), signal(), getsockopt() ... are references to glibc's
+ * versioned symbols (close@GLIBC_2.2.5), made by code that never heard of
+ * libkq.  The lifetime-* tests call through it, and load it with dlopen().
+ */
+#define _GNU_SOURCE
+#include "foreign.h"
+
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+int foreign_close(int fd) { return close(fd); }
+int foreign_raw_close(int fd) { return (int)syscall(SYS_close, fd); }
+int foreign_dup2(int oldfd, int newfd) { return dup2(oldfd, newfd); }
+int foreign_dup3(int oldfd, int newfd, int flags) { return dup3(oldfd, newfd, flags); }
+int foreign_close_range(unsigned first, unsigned last, int flags)
+{
+	return close_range(first, last, flags);
+}
+void foreign_closefrom(int lowfd) { closefrom(lowfd); }
+
+int foreign_so_error(int fd, int *err)
+{
+	socklen_t len = sizeof *err;
+	*err = -1;
+	return getsockopt(fd, SOL_SOCKET, SO_ERROR, err, &len);
+}
+
+void (*foreign_signal(int sig, void (*h)(int)))(int) { return signal(sig, h); }
+
+int foreign_sigaction(int sig, void (*h)(int), int flags)
+{
+	struct sigaction sa = { .sa_handler = h, .sa_flags = flags };
+	sigemptyset(&sa.sa_mask);
+	return sigaction(sig, &sa, NULL);
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The helper library of the lifetime-* tests (foreign.c): libc calls made
+ * from a shared library that does not link libkq. */
+#ifndef KQ_TEST_FOREIGN_H
+#define KQ_TEST_FOREIGN_H
+
+int foreign_close(int fd);
+int foreign_raw_close(int fd);
+int foreign_dup2(int oldfd, int newfd);
+int foreign_dup3(int oldfd, int newfd, int flags);
+int foreign_close_range(unsigned first, unsigned last, int flags);
+void foreign_closefrom(int lowfd);
+/* getsockopt(SO_ERROR): 0 or -1 (errno), the error in *err */
+int foreign_so_error(int fd, int *err);
+void (*foreign_signal(int sig, void (*h)(int)))(int);
+int foreign_sigaction(int sig, void (*h)(int), int flags);
+
+#endif
