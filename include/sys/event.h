@@ -6,9 +6,13 @@
  * compiles unchanged.  Behaviour is specified in the project's docs; where it
  * differs from FreeBSD, docs/differences.md says so.
  *
- * Link with -lkq.  The library also exports its own versions of close(),
- * dup2(), dup3(), close_range(), closefrom() and getsockopt() so that knotes
- * die with their descriptor as on BSD (see docs/differences.md).
+ * Link with -lkq.  The library also exports its own versions of libc's
+ * close(), dup2(), dup3(), close_range(), closefrom() and getsockopt(), so
+ * that knotes die with their descriptor as on BSD, and of sigaction(),
+ * signal(), sigtimedwait(), sigwaitinfo() and sigwait() for EVFILT_SIGNAL
+ * (see docs/differences.md and docs/guide.md).
+ *
+ * The header is C89 and C++98 clean and needs no feature-test macro.
  */
 #ifndef LIBKQ_SYS_EVENT_H
 #define LIBKQ_SYS_EVENT_H
@@ -16,6 +20,20 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
+
+/*
+ * kevent()'s timeout is a struct timespec.  <time.h> defines it in C11 and
+ * later, in C++ and whenever POSIX is visible (the compilers' default gnu
+ * modes, any POSIX feature-test macro), but not in strict C89/C99, where
+ * glibc's own definition is taken (guarded by _STRUCT_TIMESPEC, so a later
+ * <time.h> with POSIX enabled does not define it again).  It is also
+ * declared before the prototypes, as FreeBSD does, so that they name the
+ * file-scope struct with any other C library.
+ */
+#if defined(__GLIBC__) && !defined(_STRUCT_TIMESPEC) && \
+    (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 26))
+#include <bits/types/struct_timespec.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -146,12 +164,25 @@ struct kevent {
 	kq_ev_set_->ext[3] = 0;                         \
 } while (0)
 
+
+struct timespec;
+
 int kqueue(void);
 int kqueuex(unsigned int flags);
 int kqueue1(int flags);
+/* In C++ the function kevent "hides the constructor" of struct kevent
+ * (-Wshadow): the BSD interface names both alike, and callers write
+ * "struct kevent" for the type. */
+#if defined(__cplusplus) && defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wshadow"
+#endif
 int kevent(int kq, const struct kevent *changelist, int nchanges,
            struct kevent *eventlist, int nevents,
            const struct timespec *timeout);
+#if defined(__cplusplus) && defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 #ifdef __cplusplus
 }
