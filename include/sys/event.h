@@ -39,8 +39,20 @@
 extern "C" {
 #endif
 
+/*
+ * libkq's own version (a libkq extension; FreeBSD has none of these names),
+ * that of this header.  libkq_version() and libkq_version_number() give the
+ * version of the library actually loaded.  LIBKQ_VERSION_NUMBER is
+ * 0xMMmmpp, for tests such as #if LIBKQ_VERSION_NUMBER >= 0x000200.
+ * See libkq_version(3).
+ */
 #define LIBKQ_VERSION_MAJOR 0
 #define LIBKQ_VERSION_MINOR 1
+#define LIBKQ_VERSION_PATCH 0
+#define LIBKQ_VERSION_STRING "0.1.0"
+#define LIBKQ_VERSION_NUMBER \
+	((LIBKQ_VERSION_MAJOR << 16) | (LIBKQ_VERSION_MINOR << 8) | \
+	 LIBKQ_VERSION_PATCH)
 
 /* Filters (FreeBSD numbering). */
 #define EVFILT_READ      (-1)
@@ -183,6 +195,10 @@ int kevent(int kq, const struct kevent *changelist, int nchanges,
 #if defined(__cplusplus) && defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
+
+/* The version of the loaded library: "MAJOR.MINOR.PATCH", and 0xMMmmpp. */
+const char *libkq_version(void);
+unsigned int libkq_version_number(void);
 
 #ifdef __cplusplus
 }

@@ -14,7 +14,8 @@
 # -Wshadow, -Wstrict-prototypes for C) against SRCDIR/include, with no
 # feature-test macro, with -D_GNU_SOURCE and with -D_POSIX_C_SOURCE=200809L:
 #   hdr.c      the header on its own, every interface used (EV_SET, the
-#              four calls with a struct timespec timeout, the flags), and on
+#              four calls with a struct timespec timeout, the flags, the
+#              version macros and functions), and on
 #              LP64 the FreeBSD layout of struct kevent (64 bytes, fields at
 #              0, 8, 10, 12, 16, 24, 32) checked at compile time;
 #              -std=c89 c99 c11 c17, and as C++;
@@ -105,6 +106,10 @@ int use_header(int fd)
 	    (KQUEUE_CPONFORK == 2) + EVFILT_SYSCOUNT;
 	EV_SET(&ch[0], fd, filters[0], flags[0] | EV_CLEAR, notes[0], 0, NULL);
 	EV_SET(&ch[1], 1, EVFILT_USER, 0, NOTE_TRIGGER | NOTE_FFCOPY, 0, &ch[0]);
+	if (libkq_version_number() < LIBKQ_VERSION_NUMBER ||
+	    libkq_version()[0] != LIBKQ_VERSION_STRING[0] ||
+	    LIBKQ_VERSION_MAJOR + LIBKQ_VERSION_MINOR + LIBKQ_VERSION_PATCH < 0)
+		return -1;
 	return kevent(kq, ch, 2, ch, 2, &ts) + kevent(kq, NULL, 0, NULL, 0, NULL);
 }
 EOF

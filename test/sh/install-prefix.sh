@@ -14,10 +14,10 @@
 #    `make install BUILD=TMP/build PREFIX=TMP/second`.
 #    Every line of TMP/build/install_manifest.txt must be under TMP/second
 #    and exist; the library (libkq.so, .so.N, .a), include/kqueue/sys/event.h,
-#    libkq.pc, the CMake package, kqueue.2 and kevent.2 and the LICENSE must
-#    be among them; TMP/first must not exist.  No program (test, example,
-#    benchmark) may have been built: the only executable file in TMP/build
-#    outside CMakeFiles/ is the shared library.
+#    libkq.pc, the CMake package, kqueue.2, kevent.2, libkq_version.3 and
+#    the LICENSE must be among them; TMP/first must not exist.  No program
+#    (test, example, benchmark) may have been built: the only executable
+#    file in TMP/build outside CMakeFiles/ is the shared library.
 # 2. `make uninstall BUILD=TMP/build` removes every listed file; no file or
 #    link is left under TMP/second, nor the libkq-only directories
 #    (include/kqueue, lib*/cmake/libkq, share/doc/libkq).
@@ -88,6 +88,7 @@ check_installed() {    # ROOT
 	    '/lib[^/]*(/[^/]+)?/cmake/libkq/libkqConfig\.cmake' \
 	    '/lib[^/]*(/[^/]+)?/cmake/libkq/libkqTargets\.cmake' \
 	    '/share/man/man2/kqueue\.2' '/share/man/man2/kevent\.2' \
+	    '/share/man/man3/libkq_version\.3' \
 	    '/share/doc/libkq/LICENSE'; do
 		grep -Eqx -e "$2$want" "$MANIFEST" || fail "not installed: $2$want"
 	done
