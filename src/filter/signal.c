@@ -20,8 +20,15 @@
  * Linux keeps one pending instance of a standard signal, so sends while it
  * is pending are not seen.  sigwait(), sigwaitinfo() and sigtimedwait() are
  * caught too: the signal they return ends its pending episode (and is
- * counted then if no kqueue had looked yet), so the next send counts again.  Both fds are registered edge-triggered in every
- * kqueue that has signal knotes; they belong to the process, not a kqueue.
+ * counted then if no kqueue had looked yet), so the next send counts again.
+ * Both fds are registered edge-triggered in every kqueue that has signal
+ * knotes; they belong to the process, not a kqueue.
+ *
+ * A vfork() child runs in this memory until it execs or exits, with a copy
+ * of the dispositions (libkq's handler included).  There the exported calls
+ * only make the real call and the handler counts nothing (fork.c,
+ * kq_foreign_process): what the child changes or receives is its own, and
+ * the kept dispositions and counts stay the parent's.
  *
  * Each knote remembers the counter value it last reported (seen).
  *
@@ -111,11 +118,16 @@ static void kq_sig_handler(int sig, siginfo_t *info, void *uc)
 {
 	int e = errno;
 	struct sigstate *s = &sigs[sig];
-	atomic_fetch_add(&s->delivered, 1);
-	if (!atomic_exchange(&s->pending_counted, 0))
-		atomic_fetch_add(&s->count, 1);
-	uint64_t one = 1;
-	syscall(SYS_write, sig_wakefd, &one, sizeof one);
+	/* A vfork() child inherits this handler and runs it in the parent's
+	 * memory: a signal sent to the child is not the parent's to count. */
+	bool foreign = kq_foreign_process();
+	if (!foreign) {
+		atomic_fetch_add(&s->delivered, 1);
+		if (!atomic_exchange(&s->pending_counted, 0))
+			atomic_fetch_add(&s->count, 1);
+		uint64_t one = 1;
+		syscall(SYS_write, sig_wakefd, &one, sizeof one);
+	}
 
 	const struct sigaction *p = prog_of(sig);
 	if (p->sa_flags & SA_SIGINFO) {
@@ -127,7 +139,11 @@ static void kq_sig_handler(int sig, siginfo_t *info, void *uc)
 	} else if (p->sa_handler != SIG_IGN) {
 		p->sa_handler(sig);
 	}
-	if (p->sa_flags & SA_RESETHAND) {
+	if ((p->sa_flags & SA_RESETHAND) && foreign) {
+		/* the kernel would reset the child's disposition only */
+		struct sigaction dfl = { .sa_handler = SIG_DFL };
+		__sigaction(sig, &dfl, NULL);
+	} else if (p->sa_flags & SA_RESETHAND) {
 		struct sigaction *cur = &s->prog[atomic_load(&s->progsel)];
 		cur->sa_handler = SIG_DFL;
 		cur->sa_flags &= ~SA_SIGINFO;
@@ -436,10 +452,26 @@ void kq_signal_fork_child(void)
 
 /* ---- the program's calls ---- */
 
+/* In a vfork() child (sharing the parent's memory until it execs or exits)
+ * only the child's own disposition may change: the kept dispositions are
+ * the parent's.  The real call is made; an old disposition that is libkq's
+ * handler is shown as the kept one it stands for, which is what the child
+ * inherited in effect (the handler honours it there too). */
+static int foreign_sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
+{
+	int r = __sigaction(sig, act, oact);
+	if (r == 0 && oact && catchable(sig) && (oact->sa_flags & SA_SIGINFO) &&
+	    oact->sa_sigaction == kq_sig_handler)
+		*oact = *prog_of(sig);
+	return r;
+}
+
 KQ_API int sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
 {
 	if (!catchable(sig))
 		return __sigaction(sig, act, oact);
+	if (kq_foreign_process())
+		return foreign_sigaction(sig, act, oact);
 	pthread_mutex_lock(&sig_lock);
 	int r;
 	if (sigs[sig].watchers == 0) {
@@ -501,15 +533,20 @@ static void find_real(void)
 
 KQ_API int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *ts)
 {
-	pthread_once(&real_once, find_real);
+	/* A vfork() child takes its own signals, not the parent's, and makes
+	 * the system call itself: resolving glibc's function there could wait
+	 * on a loader lock that a thread of the parent holds. */
+	bool foreign = kq_foreign_process();
+	if (!foreign)
+		pthread_once(&real_once, find_real);
 	int sig;
-	if (real_sigtimedwait) {
+	if (!foreign && real_sigtimedwait) {
 		sig = real_sigtimedwait(set, info, ts);
 	} else {
-		/* static link without dlsym: the system call itself */
+		/* (also a static link without dlsym) */
 		sig = (int)syscall(SYS_rt_sigtimedwait, set, info, ts, (long)(_NSIG / 8));
 	}
-	if (sig > 0)
+	if (sig > 0 && !foreign)
 		consumed(sig);
 	return sig;
 }
