@@ -6,6 +6,11 @@
 # exit:  0 pass, 1 fail, 77 skip (reason printed)
 #
 # For each SRCDIR/man/*.[1-9]:
+#   0. a link page, whose only line besides comments is `.so manN/PAGE.N`
+#      (EV_SET.2 -> kevent.2, as FreeBSD links it), must lead to a page
+#      SRCDIR/man/PAGE.N whose NAME section lists the link's name (.Nm);
+#      the rest is checked on that page (test/sh/man-links.sh checks the
+#      installed links);
 #   1. its .Dt (mdoc) or .TH (man) line names the page as its file does
 #      (kevent.2 -> "KEVENT 2");
 #   2. the formatter reports nothing: `groff -ww -z -mdoc` (or -man for a
@@ -58,6 +63,25 @@ for p in $pages; do
 	base=${name%.*}
 	sec=${name##*.}
 	want="$(printf '%s' "$base" | tr '[:lower:]' '[:upper:]') $sec"
+
+	body=$(grep -v -e '^\.\\"' -e '^[[:space:]]*$' "$p")
+	case $body in
+	.so\ *)
+		target=${body#.so }
+		tpage=$SRCDIR/man/${target##*/}
+		if [ "$(printf '%s\n' "$body" | wc -l)" -ne 1 ]; then
+			fail "$name: a .so link page must hold nothing else"
+		elif [ ! -f "$tpage" ]; then
+			fail "$name: .so $target: no page ${target##*/} in man/"
+		elif ! sed -n '/^\.Sh NAME/,/^\.Sh /p' "$tpage" |
+		    grep -Eq "^\.Nm $base( ,)?\$"; then
+			fail "$name: ${target##*/} does not name $base in its NAME section"
+		else
+			echo "ok: $name: link to ${target##*/}, which names $base"
+		fi
+		continue
+		;;
+	esac
 
 	# mdoc pages start with .Dd/.Dt, man(7) pages with .TH.
 	if grep -q '^\.Dt[[:space:]]' "$p"; then
