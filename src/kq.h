@@ -221,6 +221,7 @@ void kq_filters_forget(struct kqueue *kq);
 /* filter/timer.c, filter/signal.c */
 void kq_timer_report(struct kqueue *kq);
 void kq_signal_report(struct kqueue *kq);
+void kq_signal_verify(struct kqueue *kq);   /* before kevent() sleeps */
 bool kq_proc_tag(uint64_t tag);
 void kq_proc_report(struct kqueue *kq, uint64_t tag, uint32_t revents);
 void kq_proc_connector_report(struct kqueue *kq);

@@ -432,6 +432,7 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 				if (rem <= 0)
 					return 0;
 			}
+			kq_signal_verify(kq);
 			bool consume = !kq->consumer && !kq->quiescers;
 			int r = wait_unlocked(kq, maxev, rem, cancellable, consume);
 			if (consume) {

@@ -320,6 +320,57 @@ static void kq_sigs_remove(struct kqueue *kq, struct knote *kn)
 	}
 }
 
+/* Whether the kernel's disposition for sig is the one install() puts there. */
+static bool installed_ours(int sig, const struct sigaction *cur)
+{
+	if ((cur->sa_flags & SA_SIGINFO) && cur->sa_sigaction == kq_sig_handler)
+		return true;
+	const struct sigaction *p = prog_of(sig);
+	return sig == SIGCHLD && !(p->sa_flags & SA_SIGINFO) && p->sa_handler == SIG_IGN &&
+	       !(cur->sa_flags & SA_SIGINFO) && cur->sa_handler == SIG_IGN;
+}
+
+/*
+ * A call that binds to the C library's sigaction() rather than libkq's (a
+ * library linked before libkq in the lookup order, libevent setting SIG_IGN
+ * right after its EV_ADD; a raw system call) replaces libkq's handler, and
+ * the signal would stop being counted for good.  Before kevent() sleeps on
+ * a kqueue with signal knotes (scan.c), each of its signals is checked: a
+ * foreign disposition is taken as the program's new one, as if it had come
+ * through our sigaction(), and libkq's handler goes back.  Sends delivered
+ * to the foreign disposition before that are lost (docs/differences.md).
+ * One rt_sigaction query per watched signal, only when about to sleep.
+ */
+void kq_signal_verify(struct kqueue *kq)
+{
+	struct kq_sigs *ks = kq->sigs;
+	if (!ks || ks->n == 0)
+		return;
+	sigset_t seen;
+	sigemptyset(&seen);
+	int e = errno;
+	for (unsigned i = 0; i < ks->n; i++) {
+		uintptr_t id = ks->v[i]->ident;
+		int sig = id < NSIGS ? (int)id : 0;
+		if (!catchable(sig) || sigismember(&seen, sig))
+			continue;
+		sigaddset(&seen, sig);
+		struct sigaction cur;
+		if (__sigaction(sig, NULL, &cur) != 0 || installed_ours(sig, &cur))
+			continue;
+		/* again under the lock: the program's own sigaction() may be
+		 * between its prog_set() and install() */
+		pthread_mutex_lock(&sig_lock);
+		if (sigs[sig].watchers > 0 && __sigaction(sig, NULL, &cur) == 0 &&
+		    !installed_ours(sig, &cur)) {
+			prog_set(sig, &cur);
+			install(sig);
+		}
+		pthread_mutex_unlock(&sig_lock);
+	}
+	errno = e;
+}
+
 /* One of the process's signal fds reported: activate knotes with news. */
 void kq_signal_report(struct kqueue *kq)
 {
