@@ -44,6 +44,9 @@ struct knote;
 #define KN_SNAPSHOT  0x0020  /* data/fflags were computed at activation */
 #define KN_NOEXCL    0x0040  /* EV_WAKEONE, but its file already has an
 			      * exclusive entry in this kqueue (filter/fd.c) */
+#define KN_VERIFY    0x0080  /* EV_ADD found the knote: its arm must check
+			      * that its source is still what the ident names
+			      * (-ESTALE if not: register.c) */
 
 /* kn->fpriv of a READ knote on a regular file: its inotify watch is held */
 #define KQ_FPRIV_FILE_WATCHED 0x0001
@@ -88,7 +91,8 @@ struct filterops {
 	/* After create/modify/enable/disable: make the kernel side match the
 	 * knote.  Returns 1 if the kernel will report the current condition by
 	 * itself, 0 if the core must activate the knote to have it evaluated,
-	 * or -errno. */
+	 * or -errno; -ESTALE: the knotes on the ident belong to something no
+	 * longer there (register.c drops them and applies the change again). */
 	int  (*arm)(struct kqueue *, struct knote *);
 	/* Optional: apply a change to an existing knote (FreeBSD's f_touch,
 	 * EVENT_REGISTER); may rewrite the change's echo (fflags). */
@@ -137,6 +141,8 @@ struct kqueue {
 	struct knote     **qtailp;
 	unsigned           qcount;
 	uint64_t           nact;     /* knotes ever queued: activations, for outer kqueues */
+	unsigned           nreports; /* epoll reports processed (scan.c) */
+	unsigned           nstale;   /* ... of them for entries we no longer hold */
 
 	struct kq_fdslot  *fds;      /* indexed by fd */
 	unsigned           nfds;

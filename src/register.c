@@ -26,6 +26,7 @@ static bool fd_is_open(uintptr_t ident)
 static int kq_arm(struct kqueue *kq, struct knote *kn, const struct filterops *fop)
 {
 	int r = fop->arm(kq, kn);
+	kn->status &= ~KN_VERIFY;
 	if (r < 0)
 		return r;
 	if (kn->status & KN_DISABLED) {
@@ -40,6 +41,15 @@ static int kq_arm(struct kqueue *kq, struct knote *kn, const struct filterops *f
 	return 0;
 }
 
+static int register_one(struct kqueue *kq, struct kevent *kev, const struct filterops *fop);
+
+/*
+ * -ESTALE from a descriptor filter: the knotes on the number belong to a
+ * file closed behind libkq's back (filter/fd.c).  FreeBSD's would have died
+ * with that close, so they go now, and the change is applied again to what
+ * the number names today (once: a second -ESTALE cannot come from the
+ * knotes just dropped).
+ */
 int kq_register(struct kqueue *kq, struct kevent *kev)
 {
 	unsigned short flags = kev->flags;
@@ -57,6 +67,24 @@ int kq_register(struct kqueue *kq, struct kevent *kev)
 	if (fop->isfd && (err = kq_quiesce(kq)) != 0)
 		return err;
 
+	unsigned int fflags = kev->fflags;   /* a create rewrites the echo */
+	int64_t data = kev->data;
+	err = register_one(kq, kev, fop);
+	if (err == -ESTALE) {
+		kq_drop_fd(kq, (int)kev->ident);
+		kev->fflags = fflags;
+		kev->data = data;
+		err = register_one(kq, kev, fop);
+		if (err == -ESTALE)
+			err = -EBADF;
+	}
+	return err;
+}
+
+static int register_one(struct kqueue *kq, struct kevent *kev, const struct filterops *fop)
+{
+	unsigned short flags = kev->flags;
+	int err;
 	struct knote *kn = kq_find(kq, kev->ident, kev->filter, fop->isfd);
 	if (!kn) {
 		if (!(flags & EV_ADD))
@@ -100,7 +128,7 @@ int kq_register(struct kqueue *kq, struct kevent *kev)
 		} else if (!err) {
 			err = kq_arm(kq, kn, fop);
 		}
-		if (err)
+		if (err && err != -ESTALE)
 			kq_drop(kq, kn);
 		/* FreeBSD clears the change's fflags and data before calling
 		 * attach, so its record for a create echoes 0 whether attach
@@ -125,6 +153,8 @@ int kq_register(struct kqueue *kq, struct kevent *kev)
 		kn->flags |= EV_ONESHOT;
 		kn->status |= KN_FORCED;
 	}
+	if ((flags & EV_ADD) && fop->isfd)
+		kn->status |= KN_VERIFY;
 	if (flags & EV_ENABLE)
 		kn->status &= ~KN_DISABLED;
 	else if (flags & EV_DISABLE)

@@ -45,6 +45,7 @@ static void kq_process_wrset(struct kqueue *kq)
 
 static void kq_process(struct kqueue *kq, const struct epoll_event *evs, int n)
 {
+	kq->nreports += (unsigned)n;
 	for (int i = 0; i < n; i++) {
 		uint64_t tag = evs[i].data.u64;
 		/* descriptor entries first: bit 31 of their low word is clear
@@ -389,6 +390,27 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/*
+ * An entry epoll keeps for a file that was closed behind libkq's back but
+ * is still open elsewhere (a dup, a child's copy) is keyed by a number
+ * that no longer names the file, so no epoll_ctl() can remove it; its
+ * reports are dropped (filter/fd.c), but a level-triggered one comes back
+ * at every epoll_wait(), which then never sleeps.  When the rounds of a
+ * waiting call bring nothing but such reports, the call sleeps
+ * ORPHAN_NAP_NS between rounds instead of spinning, until that file is
+ * closed everywhere (docs/differences.md).
+ */
+#define ORPHAN_NAP_NS 1000000
+
+static int orphan_nap(int64_t rem)
+{
+	struct timespec ts = { 0, ORPHAN_NAP_NS };
+	if (rem >= 0 && rem < ORPHAN_NAP_NS)
+		ts.tv_nsec = (long)rem;
+	long r = KQ_SYSCALL(SYS_nanosleep, &ts, NULL);
+	return r == -EINTR ? -EINTR : 0;
+}
+
 /* timeout == NULL: forever; the caller validated it.  FreeBSD treats any
  * tv_sec beyond INT32_MAX as forever too. */
 int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
@@ -417,8 +439,10 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 	else
 		skip = queue_answers(kq, nevents);
 
+	int orphan_rounds = 0;
 	for (int round = 0;; round++) {
 		int got = 0;
+		unsigned reports0 = kq->nreports, stale0 = kq->nstale;
 		if (skip) {
 			skip = false;
 			kq->skips++;
@@ -431,6 +455,17 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 				rem = deadline - now_ns();
 				if (rem <= 0)
 					return 0;
+			}
+			if (orphan_rounds >= 2) {
+				pthread_mutex_unlock(&kq->lock);
+				err = orphan_nap(rem);
+				pthread_mutex_lock(&kq->lock);
+				if (kq->dead)
+					return -EBADF;
+				if (err)
+					return err;
+				if ((err = kq_quiesce(kq)) != 0)
+					return err;
 			}
 			kq_signal_verify(kq);
 			bool consume = !kq->consumer && !kq->quiescers;
@@ -464,6 +499,11 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 		 * filter rejects from spinning here. */
 		if (n > 0 || (poll_only && (got <= 0 || round >= 8)))
 			return n;
+		unsigned nrep = kq->nreports - reports0;
+		if (nrep && nrep == kq->nstale - stale0)
+			orphan_rounds++;
+		else
+			orphan_rounds = 0;
 		if (deadline >= 0 && now_ns() >= deadline)
 			return 0;
 	}

@@ -204,6 +204,20 @@ static int wrset(struct kqueue *kq)
 	return fd;
 }
 
+/*
+ * A close libkq did not see (syscall(SYS_close), io_uring, a close inside
+ * libc, code that bound to glibc's close) leaves the number's knotes here
+ * while the kernel has dropped the file's epoll entries, or keeps them
+ * under a file no longer at the number.  epoll looks an entry up by the
+ * file now at the number, so a MOD of an entry we hold answers ENOENT when
+ * the number names another file and EBADF when it names none: both mean
+ * the knotes on the slot belong to a file that is gone from the number.
+ */
+static int stale_err(int err)
+{
+	return (err == -ENOENT || err == -EBADF) ? -ESTALE : err;
+}
+
 /* Makes one entry match `ev` (0: no entry).  `had` says whether it exists;
  * `repoll` forces a MOD even when nothing changed: ADD and MOD make epoll
  * poll the file, which is FreeBSD's re-evaluation on add/modify/enable. */
@@ -229,10 +243,7 @@ static int entry_sync(int epfd, int fd, uint64_t tag, bool had, uint8_t oldst,
 	}
 	if (!repoll && oldst == newst)
 		return 0;
-	err = sys_epoll_ctl(epfd, EPOLL_CTL_MOD, fd, ev, tag);
-	if (err == -ENOENT)   /* the number now names a file this set never saw */
-		err = sys_epoll_ctl(epfd, EPOLL_CTL_ADD, fd, ev, tag);
-	return err;
+	return stale_err(sys_epoll_ctl(epfd, EPOLL_CTL_MOD, fd, ev, tag));
 }
 
 /* Brings both entries of the slot in line with its knotes.  `kn` (may be
@@ -246,7 +257,7 @@ static int slot_sync(struct kqueue *kq, struct kq_fdslot *s, int fd, struct knot
 	uint32_t mev = entry_events(s, split ? EVFILT_READ : 0);
 	uint32_t wev = split ? entry_events(s, EVFILT_WRITE) : 0;
 	uint8_t keep = s->state & SLOT_DEMOTED;
-	bool repoll = kn && !(kn->status & KN_DISABLED);
+	bool repoll = kn && (!(kn->status & KN_DISABLED) || (kn->status & KN_VERIFY));
 	bool kn_in_wr = kn && split && kn->filter == EVFILT_WRITE;
 	int err;
 
@@ -367,16 +378,23 @@ static int fd_arm(struct kqueue *kq, struct knote *kn)
 {
 	int fd = (int)kn->ident;
 	struct kq_fdslot *s = slot_of(kq, kn);
+	bool verify = (kn->status & KN_VERIFY) != 0;
 
-	if (s->state & SLOT_NOPOLL)
+	if (s->state & SLOT_NOPOLL) {
+		kn->status &= ~KN_VERIFY;
 		return watch_file(kq, s, kn);
+	}
 	/* A knote already queued is re-evaluated when it is delivered: a
 	 * re-poll now would only add a second report of the same activation
-	 * (FreeBSD's activation of a queued knote is a no-op). */
-	if ((s->state & (SLOT_EPOLL | SLOT_WEPOLL)) &&
+	 * (FreeBSD's activation of a queued knote is a no-op).  But an EV_ADD
+	 * that found the knote (KN_VERIFY) always makes its MOD: the answer
+	 * says whether the entry still belongs to the file at the number
+	 * (stale_err), so a close libkq did not see cannot swallow the add. */
+	if (!verify && (s->state & (SLOT_EPOLL | SLOT_WEPOLL)) &&
 	    ((kn->status & (KN_DISABLED | KN_QUEUED)) || level_entry_has(s, kn)))
 		return 1;
 	int err = slot_sync(kq, s, fd, kn, false);
+	kn->status &= ~KN_VERIFY;
 	if (err == -EPERM)
 		return nopoll_attach(kq, s, kn);
 	return err ? err : 1;
@@ -413,7 +431,8 @@ static void demote(struct kqueue *kq, struct knote *kn)
 	if (!s || (s->state & SLOT_DEMOTED))
 		return;
 	s->state |= SLOT_DEMOTED;
-	slot_sync(kq, s, (int)kn->ident, NULL, false);
+	if (slot_sync(kq, s, (int)kn->ident, NULL, false) == -ESTALE)
+		kn->flags |= EV_DROP;   /* see stale_err(); the core drops it */
 }
 
 /* The socket error for an EV_EOF record, kept for the program (see top). */
@@ -645,8 +664,14 @@ static int fd_event(struct kqueue *kq, struct knote *kn)
 {
 	int fd = (int)kn->ident;
 	struct kq_fdslot *s = slot_of(kq, kn);
-	if (!s || ensure_kind(s, fd) < 0)
+	if (!s)
 		return 0;
+	int kind = ensure_kind(s, fd);
+	if (kind < 0) {
+		if (kind == -EBADF)   /* closed behind our back (see below) */
+			kn->flags |= EV_DROP;
+		return 0;
+	}
 	uint32_t r = 0;
 	if (!(s->state & SLOT_NOPOLL)) {
 		if (kn->status & KN_FRESH) {
@@ -655,6 +680,12 @@ static int fd_event(struct kqueue *kq, struct knote *kn)
 			int p = sys_poll1(fd, POLLIN | POLLOUT | POLLRDHUP);
 			if (p < 0)
 				return 0;
+			if (p & POLLNVAL) {
+				/* closed behind our back: FreeBSD's knote died
+				 * with the close (the core drops it) */
+				kn->flags |= EV_DROP;
+				return 0;
+			}
 			r = (uint32_t)p;
 		}
 	}
@@ -681,8 +712,10 @@ void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 {
 	int fd = (int)(uint32_t)tag;
 	struct kq_fdslot *s = kq_fdslot(kq, fd, false);
-	if (!s || !s->head || (s->gen & 0x7fffffff) != ((uint32_t)(tag >> 32) & 0x7fffffff))
+	if (!s || !s->head || (s->gen & 0x7fffffff) != ((uint32_t)(tag >> 32) & 0x7fffffff)) {
+		kq->nstale++;   /* see kq_scan: an orphaned entry */
 		return;
+	}
 	/* With READ and WRITE in separate entries (split), a report speaks
 	 * for its own direction only: keep the other direction's bits, and
 	 * activate only the knotes of the entry that reported. */
