@@ -34,9 +34,23 @@ endif()
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION "libdevel")
 set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
-# The newest C library symbol libkq uses is epoll_pwait2 (GLIBC_2.35);
-# deb-package.sh checks that this stays true.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6 (>= 2.35)")
+# Depends: what libkq.so needs at run time, the C library and libgcc_s (the
+# unwinder: -fexceptions makes it use __gcc_personality_v0@GCC_3.3.1 and
+# _Unwind_Resume for pthread_cleanup_push).  With dpkg-shlibdeps (dpkg-dev)
+# installed, cpack works the versions out from the built library.  Without
+# it, the values a build on Debian 12 (glibc 2.36) gets: the newest glibc
+# symbol versions the library uses (objdump -T) are GLIBC_2.34, for dlsym,
+# pthread_once, pthread_mutex_trylock and pthread_testcancel, which glibc
+# 2.34 moved into libc.so.6 (a build against an older glibc needs less;
+# epoll_pwait2, GLIBC_2.35, is called as a system call).  deb-package.sh
+# checks that the package's libc6 version is exactly the newest one used.
+find_program(KQ_DPKG_SHLIBDEPS dpkg-shlibdeps)
+mark_as_advanced(KQ_DPKG_SHLIBDEPS)
+if(KQ_DPKG_SHLIBDEPS)
+  set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+else()
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6 (>= 2.34), libgcc-s1 (>= 3.3.1)")
+endif()
 # libkqueue-dev installs the same /usr/include/kqueue/sys/event.h.
 set(CPACK_DEBIAN_PACKAGE_CONFLICTS "libkqueue-dev")
 if(KQ_LIBKQUEUE_COMPAT)

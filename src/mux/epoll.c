@@ -8,8 +8,10 @@
  * INT_MAX ms simply come back early and the caller, which owns the deadline,
  * waits again.
  *
- * A sleeping wait goes through libc (a cancellation point, see scan.c); a
- * zero timeout is a raw system call that is not.
+ * A sleeping wait is a cancellation point (see scan.c): epoll_wait() goes
+ * through libc; epoll_pwait2() is a raw system call made one below (not
+ * glibc's wrapper, which only glibc 2.35 and later have).  A zero timeout
+ * is a raw system call that is not.
  */
 #include "kq.h"
 #include "sys.h"
@@ -56,28 +58,71 @@ static int64_t mono_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/*
+ * epoll_pwait2() as a system call, so that the library does not need glibc
+ * 2.35; a kernel without it (< 5.11) answers ENOSYS, which the caller
+ * remembers.  441 on every architecture numbered from the common table (all
+ * but alpha, ia64 and mips); elsewhere, without the headers' number, the
+ * millisecond fallback is used.
+ */
+#if !defined(SYS_epoll_pwait2) && !defined(__alpha__) && !defined(__ia64__) && \
+	!defined(__mips__)
+#if defined(__x86_64__) && defined(__ILP32__)
+#define SYS_epoll_pwait2 (0x40000000 | 441)   /* x32 */
+#else
+#define SYS_epoll_pwait2 441
+#endif
+#endif
+
+/* The kernel's struct __kernel_timespec: 64-bit fields on every ABI. */
+struct kq_kernel_timespec {
+	int64_t tv_sec;
+	int64_t tv_nsec;
+};
+
+/*
+ * glibc's epoll_pwait2() is a cancellation point, and kevent() sleeping here
+ * must be one too: cancellation is made asynchronous for the duration of
+ * the system call only, as glibc made its cancellable calls before 2.34.
+ * Not inlined: a cancellation unwinds from this frame, which has no cleanup,
+ * to the caller's call instruction, where scan.c's cleanup handler covers
+ * it (an unwind from an arbitrary instruction in the caller might not).
+ * Where kevent() is not cancellable the cancel state is disabled, and the
+ * type changes nothing.  Returns the count or -errno.
+ */
+__attribute__((noinline)) static long pwait2_syscall(int epfd, struct epoll_event *evs,
+						      int n, const struct kq_kernel_timespec *ts)
+{
+#ifdef SYS_epoll_pwait2
+	int type;
+	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &type);
+	long r = KQ_SYSCALL(SYS_epoll_pwait2, epfd, evs, n, ts, NULL, 0);
+	pthread_setcanceltype(type, NULL);
+	return r;
+#else
+	(void)epfd, (void)evs, (void)n, (void)ts;
+	return -ENOSYS;
+#endif
+}
+
 /* One epoll_pwait2() sleep; -ENOSYS when the kernel has none. */
 static int pwait2_sleep(int epfd, struct epoll_event *evs, int n, int64_t timeout_ns,
 			bool precise)
 {
-	struct timespec ts = { .tv_sec = timeout_ns / 1000000000,
-			       .tv_nsec = timeout_ns % 1000000000 };
+	struct kq_kernel_timespec ts = { .tv_sec = timeout_ns / 1000000000,
+					 .tv_nsec = timeout_ns % 1000000000 };
 	/* The kernel may end a sleep up to the thread's timer slack late (50
 	 * us by default), which is most of a short timeout: for those, ask
 	 * for no slack while we sleep. */
 	long slack = precise ? prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0) : -1;
 	if (slack > 1)
 		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	int r = epoll_pwait2(epfd, evs, n, &ts, NULL);
-	int e = errno;
+	long r = pwait2_syscall(epfd, evs, n, &ts);
 	if (slack > 1)
 		prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
-	if (r < 0) {
-		if (e == ENOSYS)
-			atomic_store(&have_pwait2, 0);
-		return -e;
-	}
-	return r;
+	if (r == -ENOSYS)
+		atomic_store(&have_pwait2, 0);
+	return (int)r;
 }
 
 static int short_wait(int epfd, struct epoll_event *evs, int n, int64_t timeout_ns)

@@ -9,8 +9,11 @@
 #    (library targets only: -DKQ_BUILD_TESTS=OFF -DKQ_BUILD_BENCH=OFF; Ninja
 #    when available), built, and packaged with `cpack -G DEB`.
 # 2. The package's control fields: Package libkq, the project's Version,
-#    Depends on libc6 (>= V), where V is at least the newest GLIBC_ symbol
-#    version libkq.so needs (checked with objdump when it is installed).
+#    Depends on libc6 (>= V), where V is exactly the newest GLIBC_ symbol
+#    version libkq.so needs (checked with objdump when it is installed): an
+#    older V lets the package install where the library cannot run, a newer
+#    one keeps it from systems where it would; and on libgcc-s1 when the
+#    library needs libgcc_s.so.1 (readelf, when installed).
 # 3. Its contents (dpkg-deb -c): usr/lib*/libkq.so, libkq.so.N, libkq.a,
 #    usr/include/kqueue/sys/event.h, pkgconfig/libkq.pc, the CMake package
 #    files, and usr/share/man/man2/kqueue.2 and kevent.2.
@@ -146,10 +149,23 @@ if command -v objdump >/dev/null 2>&1 && [ -n "$libc_min" ]; then
 	    sort -t. -k1,1n -k2,2n -k3,3n | tail -n 1)
 	top=$(printf '%s\n%s\n' "$newest" "$libc_min" |
 	    sort -t. -k1,1n -k2,2n -k3,3n | tail -n 1)
-	if [ -n "$newest" ] && [ "$top" != "$libc_min" ]; then
+	if [ -z "$newest" ]; then
+		fail "objdump -T $so shows no GLIBC_ symbol version"
+	elif [ "$top" != "$libc_min" ]; then
 		fail "libkq.so needs GLIBC_$newest but the package Depends on libc6 (>= $libc_min)"
+	elif [ "$newest" != "$libc_min" ]; then
+		fail "libkq.so needs GLIBC_$newest at most, but the package Depends on libc6 (>= $libc_min), more than needed"
 	else
-		echo "ok: libkq.so needs GLIBC_$newest at most; Depends says >= $libc_min"
+		echo "ok: libkq.so needs GLIBC_$newest at most; Depends says libc6 (>= $libc_min)"
+	fi
+fi
+if command -v readelf >/dev/null 2>&1; then
+	so=$(find "$LIBDIR" -name 'libkq.so.*.*' -type f | sed -n 1p)
+	if readelf -d "$so" | grep -q 'NEEDED.*\[libgcc_s\.so\.1\]'; then
+		case $depends in
+		*libgcc-s1*|*libgcc1*) echo "ok: libkq.so needs libgcc_s.so.1; Depends names libgcc-s1" ;;
+		*) fail "libkq.so needs libgcc_s.so.1 but Depends ('$depends') has no libgcc-s1" ;;
+		esac
 	fi
 fi
 
