@@ -10,6 +10,7 @@
  * is always safe.
  */
 #include "kq.h"
+#include "sys.h"
 
 #include <stdlib.h>
 
@@ -104,30 +105,108 @@ int kq_fdtab_interest_of(int fd)
 	return e ? atomic_load_explicit(&e->interest, memory_order_acquire) : 0;
 }
 
+/*
+ * A stashed socket error (filter/fd.c read SO_ERROR, which clears it in the
+ * kernel) belongs to one socket: the one whose inode it was read from.  A
+ * close libkq did not see would otherwise hand it to the next socket given
+ * the number, so every use checks the socket now at the number (one fstat,
+ * only when a stash exists).  Stashes live from an EV_EOF record with an
+ * error until the program reads it or closes the socket: few at a time, so
+ * their inodes are kept in a small list under a lock.
+ */
+struct stash_id {
+	int      fd;
+	uint64_t ino;
+};
+static pthread_mutex_t stash_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct stash_id *stash_ids;   /* stash_lock */
+static unsigned nstash, capstash;    /* stash_lock */
+
+static uint64_t inode_of(int fd)
+{
+	struct stat st;
+	return sys_fstat(fd, &st) == 0 ? (uint64_t)st.st_ino : 0;
+}
+
+/* Removes fd's entry; returns its inode (0: none). */
+static uint64_t stash_id_take(int fd)
+{
+	uint64_t ino = 0;
+	pthread_mutex_lock(&stash_lock);
+	for (unsigned i = 0; i < nstash; i++) {
+		if (stash_ids[i].fd != fd)
+			continue;
+		ino = stash_ids[i].ino;
+		stash_ids[i] = stash_ids[--nstash];
+		break;
+	}
+	pthread_mutex_unlock(&stash_lock);
+	return ino;
+}
+
+static uint64_t stash_id_peek(int fd)
+{
+	uint64_t ino = 0;
+	pthread_mutex_lock(&stash_lock);
+	for (unsigned i = 0; i < nstash && !ino; i++)
+		if (stash_ids[i].fd == fd)
+			ino = stash_ids[i].ino;
+	pthread_mutex_unlock(&stash_lock);
+	return ino;
+}
+
 void kq_fdtab_stash_error(int fd, int err)
 {
 	struct fdent *e = ent(fd, true);
-	if (e)
-		atomic_store(&e->sockerr, err);
+	uint64_t ino = inode_of(fd);
+	if (!e || !ino)
+		return;
+	stash_id_take(fd);
+	pthread_mutex_lock(&stash_lock);
+	if (nstash == capstash) {
+		unsigned n = capstash ? capstash * 2 : 16;
+		struct stash_id *v = realloc(stash_ids, n * sizeof *v);
+		if (!v) {
+			pthread_mutex_unlock(&stash_lock);
+			return;   /* the error is lost, as without libkq's read */
+		}
+		stash_ids = v;
+		capstash = n;
+	}
+	stash_ids[nstash++] = (struct stash_id){ fd, ino };
+	atomic_store(&e->sockerr, err);
+	pthread_mutex_unlock(&stash_lock);
 }
 
+/* The stashed error of the socket at fd, or 0; a stash left by another
+ * socket that had the number is discarded. */
 int kq_fdtab_peek_error(int fd)
 {
 	struct fdent *e = ent(fd, false);
-	return e ? atomic_load(&e->sockerr) : 0;
+	int err = e ? atomic_load(&e->sockerr) : 0;
+	if (err && stash_id_peek(fd) != inode_of(fd)) {
+		kq_fdtab_clear(fd);
+		return 0;
+	}
+	return err;
 }
 
 int kq_fdtab_take_error(int fd)
 {
 	struct fdent *e = ent(fd, false);
-	return e ? atomic_exchange(&e->sockerr, 0) : 0;
+	if (!e || !atomic_load_explicit(&e->sockerr, memory_order_relaxed))
+		return 0;
+	int err = atomic_exchange(&e->sockerr, 0);
+	if (!err)
+		return 0;
+	return stash_id_take(fd) == inode_of(fd) ? err : 0;
 }
 
 void kq_fdtab_clear(int fd)
 {
 	struct fdent *e = ent(fd, false);
-	if (e)
-		atomic_store(&e->sockerr, 0);
+	if (e && atomic_exchange(&e->sockerr, 0))
+		stash_id_take(fd);
 }
 
 /* Whether anything in libkq cares about fd at all: the close() fast path. */
@@ -174,6 +253,9 @@ void kq_fdtab_forget_all(void)
 			atomic_store(&pg[i].sockerr, 0);
 		}
 	}
+	/* the fork handlers hold no lock of ours here: make it fresh */
+	pthread_mutex_init(&stash_lock, NULL);
+	nstash = 0;
 	for (unsigned p = 0; p < NPAGES; p++) {
 		_Atomic(struct kqueue *) *pg = atomic_load(&kqpages[p]);
 		for (unsigned i = 0; pg && i < PAGE_SIZE_ENTRIES; i++)

@@ -7,8 +7,10 @@
  * differs from FreeBSD, docs/differences.md says so.
  *
  * Link with -lkq.  The library also exports its own versions of libc's
- * close(), dup2(), dup3(), close_range(), closefrom() and getsockopt(), so
- * that knotes die with their descriptor as on BSD, and of sigaction(),
+ * close(), dup2(), dup3(), close_range() and closefrom(), so that knotes
+ * die with their descriptor as on BSD, of getsockopt() and connect(), so
+ * that a socket error libkq read for EV_EOF stays where the program looks
+ * for it, and of sigaction(),
  * signal(), sigtimedwait(), sigwaitinfo() and sigwait() for EVFILT_SIGNAL
  * (see docs/differences.md and docs/guide.md).
  *

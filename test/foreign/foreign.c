@@ -39,3 +39,8 @@ int foreign_sigaction(int sig, void (*h)(int), int flags)
 	sigemptyset(&sa.sa_mask);
 	return sigaction(sig, &sa, NULL);
 }
+
+int foreign_connect(int fd, const void *addr, unsigned len)
+{
+	return connect(fd, (const struct sockaddr *)addr, (socklen_t)len);
+}

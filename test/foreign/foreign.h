@@ -12,6 +12,7 @@ int foreign_close_range(unsigned first, unsigned last, int flags);
 void foreign_closefrom(int lowfd);
 /* getsockopt(SO_ERROR): 0 or -1 (errno), the error in *err */
 int foreign_so_error(int fd, int *err);
+int foreign_connect(int fd, const void *addr, unsigned len);
 void (*foreign_signal(int sig, void (*h)(int)))(int);
 int foreign_sigaction(int sig, void (*h)(int), int flags);
 

@@ -8,7 +8,7 @@
 # libkq.so must define (nm -D --defined-only) exactly these dynamic symbols:
 #   kqueue kqueuex kqueue1 kevent             the BSD interface
 #   libkq_version libkq_version_number        libkq's version (libkq_version(3))
-#   close dup2 dup3 close_range closefrom getsockopt sigaction signal
+#   close dup2 dup3 close_range closefrom getsockopt connect sigaction signal
 #   sigtimedwait sigwaitinfo sigwait
 #                                             deliberate interposers, so that
 #                                             knotes die with their descriptor
@@ -33,7 +33,7 @@ fi
 BINDIR=$2
 SO=$3
 
-EXPECTED="close close_range closefrom dup2 dup3 getsockopt kevent kqueue kqueue1 kqueuex libkq_version libkq_version_number sigaction signal sigtimedwait sigwait sigwaitinfo"
+EXPECTED="close close_range closefrom connect dup2 dup3 getsockopt kevent kqueue kqueue1 kqueuex libkq_version libkq_version_number sigaction signal sigtimedwait sigwait sigwaitinfo"
 
 if ! command -v nm >/dev/null 2>&1; then
 	echo "SKIP: nm (binutils) is not installed"
