@@ -29,13 +29,9 @@
 
 /* The process libkq's tables belong to: set at load, renewed in a fork
  * child.  A vfork() child (or a clone() without atfork handlers) sees
- * another process id while it runs in this memory. */
-static _Atomic pid_t owner;
-
-bool kq_foreign_process(void)
-{
-	return (pid_t)KQ_SYSCALL(SYS_getpid) != atomic_load_explicit(&owner, memory_order_relaxed);
-}
+ * another process id while it runs in this memory (kq_foreign_process()
+ * in sys.h). */
+_Atomic int kq_owner_pid;
 
 static void prepare(void)
 {
@@ -51,13 +47,13 @@ static void parent(void)
 
 static void child(void)
 {
-	atomic_store(&owner, (pid_t)KQ_SYSCALL(SYS_getpid));
+	atomic_store(&kq_owner_pid, (int)KQ_SYSCALL(SYS_getpid));
 	kq_signal_fork_child();
 	kq_fork_child_kqueues();
 }
 
 __attribute__((constructor)) static void kq_fork_register(void)
 {
-	atomic_store(&owner, (pid_t)KQ_SYSCALL(SYS_getpid));
+	atomic_store(&kq_owner_pid, (int)KQ_SYSCALL(SYS_getpid));
 	pthread_atfork(prepare, parent, child);
 }

@@ -256,10 +256,6 @@ void kq_signal_fork_prepare(void);
 void kq_signal_fork_parent(void);
 void kq_signal_fork_child(void);
 void kq_fdtab_forget_all(void);
-/* True in a vfork() child running in the parent's memory (fork.c): the
- * descriptor and signal calls then leave libkq's tables alone.  One getpid
- * system call: only for paths that already found something to do. */
-bool kq_foreign_process(void);
 
 /* fdtab.c: per-process facts about descriptor numbers */
 struct kqueue *kq_fdtab_kq(int fd);

@@ -18,6 +18,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -83,6 +85,20 @@ static inline int sys_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint6
 static inline int sys_ioctl_int(int fd, unsigned long req, int *out)
 {
 	return (int)KQ_SYSCALL(SYS_ioctl, fd, req, out);
+}
+
+/* fork.c: the id of the process libkq's tables belong to */
+extern _Atomic int kq_owner_pid;
+
+/* True in a vfork() child running in the parent's memory (fork.c): the
+ * descriptor and signal calls then leave libkq's tables alone.  One getpid
+ * system call: only for paths that already found something to do.  Inline,
+ * so that code built without thread-sanitizer instrumentation (signal.c,
+ * which runs inside the sanitizer's own start-up) calls nothing that is. */
+static inline bool kq_foreign_process(void)
+{
+	return (int)KQ_SYSCALL(SYS_getpid) !=
+	       atomic_load_explicit(&kq_owner_pid, memory_order_relaxed);
 }
 
 static inline int sys_fstat(int fd, struct stat *st)
