@@ -19,6 +19,19 @@
  * filt_vfsvnode the whole hint is OR-ed into the knote once any bit of it was
  * asked for.
  *
+ * rmdir() of a watched directory: inotify says nothing to the directory's
+ * own watch while a descriptor keeps it alive (IN_DELETE_SELF comes at the
+ * last close, when the knote is gone).  FreeBSD posts NOTE_DELETE at once.
+ * So a directory whose knotes want NOTE_DELETE also has its parent watched
+ * (a "parent entry", reached through /proc/self/fd/N/..): a subdirectory
+ * removed or replaced there (IN_DELETE or IN_MOVED_TO with IN_ISDIR) makes
+ * each such child look at its link count, which rmdir() sets to 0.  The
+ * child's IN_MOVE_SELF moves the parent entry along when it is renamed
+ * elsewhere.  A directory's NOTE_LINK comes only from those subdirectory
+ * events, never from a link count compared later: by then the count may
+ * hold changes already reported (twice) or another subdirectory's (read as
+ * a deletion of the directory itself).
+ *
  * NOTE_REVOKE: inotify's IN_UNMOUNT comes only once the file system is gone,
  * which cannot happen while the watched descriptor is open (a lazy unmount
  * waits for it).  So a kqueue with NOTE_REVOKE knotes also watches
@@ -41,6 +54,8 @@
 #endif
 
 #define DIR_CHANGES (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)
+/* what a parent entry listens for: a subdirectory gone or replaced */
+#define PARENT_MASK (IN_DELETE | IN_MOVED_TO)
 #define ALL_NOTES (NOTE_DELETE | NOTE_WRITE | NOTE_EXTEND | NOTE_ATTRIB | \
 		   NOTE_LINK | NOTE_RENAME | NOTE_REVOKE | NOTE_OPEN | \
 		   NOTE_CLOSE | NOTE_CLOSE_WRITE | NOTE_READ)
@@ -63,6 +78,13 @@ struct vwatch {
 	int      mnt_id;       /* for NOTE_REVOKE; -1 unknown */
 	bool     revoke;       /* a knote on this fd wants NOTE_REVOKE */
 	bool     revoked;
+	/* rmdir() of a watched directory (see the top).  A parent entry is
+	 * in bywd only, not byfd; its fd is one of its children's, for the
+	 * path.  A child directory links to its parent entry. */
+	bool     isparent;
+	bool     reparent;     /* renamed: its parent entry must follow */
+	struct vwatch *parent, *sibnext;   /* child: its parent entry, siblings */
+	struct vwatch *children;           /* parent entry */
 };
 
 struct kq_vnodes {
@@ -70,7 +92,8 @@ struct kq_vnodes {
 	int             mntfd;   /* /proc/self/mountinfo, or -1 */
 	struct vwatch **byfd, **bywd;
 	unsigned        nb;    /* buckets in each table, a power of two */
-	unsigned        count;
+	unsigned        count;   /* entries in byfd (parent entries are not) */
+	bool            reparent;   /* some entry has `reparent` set */
 };
 
 void kq_fd_activate_reads(struct kqueue *kq, int fd);   /* filter/fd.c */
@@ -122,7 +145,12 @@ static int grow(struct kq_vnodes *v)
 			unsigned b = bucket(w->fd, nb);
 			w->fdnext = fds[b];
 			fds[b] = w;
-			b = bucket(w->wd, nb);
+		}
+		/* (parent entries are only here; an entry without a watch,
+		 * wd -1, is in no chain) */
+		for (struct vwatch *w = v->bywd[i], *next; w; w = next) {
+			next = w->wdnext;
+			unsigned b = bucket(w->wd, nb);
 			w->wdnext = wds[b];
 			wds[b] = w;
 		}
@@ -231,30 +259,134 @@ static bool remember_stat(struct vwatch *w)
 	return changed;
 }
 
-/* Re-places the inode's watch with the union of what every fd on it needs
- * (inotify_add_watch replaces a watch's mask). */
+/* What every entry on watch wd needs. */
+static uint32_t wd_union(struct kq_vnodes *v, int wd)
+{
+	uint32_t m = 0;
+	for (struct vwatch *o = v->bywd[bucket(wd, v->nb)]; o; o = o->wdnext)
+		if (o->wd == wd)
+			m |= o->mask;
+	return m;
+}
+
+static void watch_path(char *path, size_t len, const struct vwatch *w)
+{
+	snprintf(path, len, w->isparent ? "/proc/self/fd/%d/.." : "/proc/self/fd/%d", w->fd);
+}
+
+/* Re-places the inode's watch with the union of what every entry on it
+ * needs (inotify_add_watch replaces a watch's mask). */
 static int place(struct kq_vnodes *v, struct vwatch *w)
 {
-	uint32_t m = w->mask;
-	if (w->wd >= 0)
-		for (struct vwatch *o = v->bywd[bucket(w->wd, v->nb)]; o; o = o->wdnext)
-			if (o->wd == w->wd)
-				m |= o->mask;
-	char path[40];
-	snprintf(path, sizeof path, "/proc/self/fd/%d", w->fd);
+	uint32_t m = w->mask | (w->wd >= 0 ? wd_union(v, w->wd) : 0);
+	char path[48];
+	watch_path(path, sizeof path, w);
 	int e = errno;
 	int wd = inotify_add_watch(v->inofd, path, m ? m : IN_MODIFY);
 	int err = wd < 0 ? -errno : 0;
-	errno = e;
-	if (err)
-		return err;
-	if (wd != w->wd) {
+	if (!err && wd != w->wd) {
 		if (w->wd >= 0)
 			wd_unlink(v, w);
 		w->wd = wd;
 		wd_link(v, w);
+		/* the inode was already watched for other entries (another
+		 * descriptor of the file, a parent entry): their needs were
+		 * just replaced by this entry's alone */
+		uint32_t all = wd_union(v, wd);
+		if (all & ~m && inotify_add_watch(v->inofd, path, all) < 0)
+			err = -errno;
 	}
-	return 0;
+	errno = e;
+	return err;
+}
+
+/* ---- the parent entries of directories (see the top) ---- */
+
+/* Links directory w to an entry watching its current parent.  Failure
+ * (no read permission on the parent, no memory) costs the NOTE_DELETE of a
+ * removal while w's descriptor is open: inotify's own report comes at the
+ * last close, and the knote is gone with it. */
+static void parent_attach(struct kq_vnodes *v, struct vwatch *w)
+{
+	char path[48];
+	snprintf(path, sizeof path, "/proc/self/fd/%d/..", w->fd);
+	int e = errno;
+	/* IN_MASK_ADD: the parent may be watched for entries of its own */
+	int wd = inotify_add_watch(v->inofd, path, PARENT_MASK | IN_MASK_ADD | IN_ONLYDIR);
+	errno = e;
+	if (wd < 0)
+		return;
+	struct vwatch *p = v->bywd[bucket(wd, v->nb)];
+	while (p && !(p->wd == wd && p->isparent))
+		p = p->wdnext;
+	if (!p) {
+		p = calloc(1, sizeof *p);
+		if (!p) {
+			/* the added bits stay until the watch is next placed */
+			return;
+		}
+		p->isparent = true;
+		p->fd = w->fd;
+		p->wd = wd;
+		p->mnt_id = -1;
+		p->mask = PARENT_MASK;
+		p->dir = true;
+		wd_link(v, p);
+	}
+	w->parent = p;
+	w->sibnext = p->children;
+	p->children = w;
+}
+
+static void parent_detach(struct kqueue *kq, struct kq_vnodes *v, struct vwatch *w)
+{
+	struct vwatch *p = w->parent;
+	if (!p)
+		return;
+	for (struct vwatch **pp = &p->children; *pp; pp = &(*pp)->sibnext) {
+		if (*pp == w) {
+			*pp = w->sibnext;
+			break;
+		}
+	}
+	w->parent = w->sibnext = NULL;
+	if (p->children) {
+		if (p->fd == w->fd)
+			p->fd = p->children->fd;
+		return;
+	}
+	int wd = p->wd;
+	if (wd >= 0)
+		wd_unlink(v, p);
+	free(p);
+	if (wd < 0)
+		return;
+	for (struct vwatch *o = v->bywd[bucket(wd, v->nb)]; o; o = o->wdnext)
+		if (o->wd == wd) {
+			place(v, o);   /* narrow the shared mask */
+			return;
+		}
+	int e = errno;
+	if (!kq->dead)
+		inotify_rm_watch(v->inofd, wd);
+	errno = e;
+}
+
+/* A subdirectory went from parent entry p: tell each child directory that
+ * is gone (rmdir() leaves it with no links) that it was deleted. */
+static void post(struct kqueue *kq, int fd, uint32_t hint, uint32_t inmask);
+
+static void parent_event(struct kqueue *kq, struct vwatch *p, const struct inotify_event *ev)
+{
+	if (!(ev->mask & IN_ISDIR) || !(ev->mask & PARENT_MASK))
+		return;
+	for (struct vwatch *c = p->children; c; c = c->sibnext) {
+		struct stat st;
+		if (c->nlink == 0 || sys_fstat(c->fd, &st) != 0 || st.st_nlink != 0)
+			continue;
+		c->nlink = 0;
+		post(kq, c->fd, NOTE_DELETE, 0);
+	}
 }
 
 /* ---- NOTE_REVOKE through the mount table (see the top) ---- */
@@ -381,10 +513,22 @@ int kq_vnode_sync(struct kqueue *kq, int fd)
 		if (err)
 			return err;
 	}
-	if (w->mask || w->revoke)
-		return place(v, w);
+	/* a directory that can still be removed, and knotes that want to
+	 * know: its parent is watched, and its renames followed */
+	bool parent = w->dir && (w->mask & IN_DELETE_SELF) && w->nlink > 0;
+	if (parent)
+		w->mask |= IN_MOVE_SELF;
+	if (w->mask || w->revoke) {
+		int err = place(v, w);
+		if (!err && parent && !w->parent)
+			parent_attach(v, w);
+		else if (!parent && w->parent)
+			parent_detach(kq, v, w);
+		return err;
+	}
 
 	/* nothing on fd needs a watch any more */
+	parent_detach(kq, v, w);
 	for (struct vwatch **pp = &v->byfd[bucket(fd, v->nb)]; *pp; pp = &(*pp)->fdnext) {
 		if (*pp == w) {
 			*pp = w->fdnext;
@@ -432,24 +576,33 @@ static uint32_t hint_of(struct vwatch *w, const struct inotify_event *ev, bool p
 		int64_t size = w->size;
 		uint64_t nlink = w->nlink;
 		bool attr = remember_stat(w);
-		if (w->nlink > nlink)
+		if (w->dir) {
+			/* its count moves with subdirectories, reported with
+			 * their events; only its removal is news here */
+			if (w->nlink == 0 && nlink > 0)
+				h |= NOTE_DELETE;
+		} else if (w->nlink > nlink) {
 			h |= NOTE_LINK;
-		else if (w->nlink < nlink)
+		} else if (w->nlink < nlink) {
 			h |= NOTE_DELETE;
+		}
 		if (m & IN_MODIFY)
 			h |= NOTE_WRITE | (w->size > size ? NOTE_EXTEND : 0);
 		/* IN_ATTRIB with no visible link count change is an attribute
 		 * change even when only the ctime moved (chown to the same
-		 * owner, xattrs) */
-		if ((m & IN_ATTRIB) && (attr || w->nlink == nlink))
+		 * owner, xattrs); a directory's IN_ATTRIB is never about links */
+		if ((m & IN_ATTRIB) && (attr || w->dir || w->nlink == nlink))
 			h |= NOTE_ATTRIB | (w->size > size ? NOTE_EXTEND : 0);
 	}
 	if ((m & IN_DELETE_SELF) && w->nlink > 0) {
 		w->nlink = 0;
 		h |= NOTE_DELETE;
 	}
-	if (m & IN_MOVE_SELF)
+	if (m & IN_MOVE_SELF) {
 		h |= NOTE_RENAME;
+		if (w->parent)
+			w->reparent = true;
+	}
 	if ((m & IN_UNMOUNT) && !w->revoked) {
 		w->revoked = true;
 		h |= NOTE_REVOKE;
@@ -499,6 +652,21 @@ static bool paired_move(const char *buf, long n, const struct inotify_event *ev)
 	return false;
 }
 
+/* Directory w was renamed: watch its new parent.  It may have been removed
+ * there already, before that watch existed: its link count tells. */
+static void reparent(struct kqueue *kq, struct kq_vnodes *v, struct vwatch *w)
+{
+	struct stat st;
+	if (w->nlink == 0 || sys_fstat(w->fd, &st) != 0)
+		return;
+	if (st.st_nlink == 0) {
+		w->nlink = 0;
+		post(kq, w->fd, NOTE_DELETE, 0);
+		return;
+	}
+	parent_attach(v, w);
+}
+
 /* The inotify fd is readable. */
 void kq_vnode_report(struct kqueue *kq);
 void kq_vnode_report(struct kqueue *kq)
@@ -534,8 +702,26 @@ void kq_vnode_report(struct kqueue *kq)
 					w->wd = -1;
 					continue;
 				}
+				if (w->isparent) {
+					parent_event(kq, w, ev);
+					continue;
+				}
 				post(kq, w->fd, hint_of(w, ev, paired), ev->mask);
+				if (w->reparent)
+					v->reparent = true;
 			}
+		}
+		/* directories renamed: their parent entries follow them (not
+		 * above: that may free entries of the chain being walked) */
+		if (v->reparent) {
+			v->reparent = false;
+			for (unsigned b = 0; b < v->nb; b++)
+				for (struct vwatch *w = v->byfd[b]; w; w = w->fdnext)
+					if (w->reparent) {
+						w->reparent = false;
+						parent_detach(kq, v, w);
+						reparent(kq, v, w);
+					}
 		}
 	}
 }
@@ -546,6 +732,13 @@ void kq_vnode_fini(struct kqueue *kq)
 	struct kq_vnodes *v = kq->vnodes;
 	if (!v)
 		return;
+	/* parent entries first: their chains still reach the others */
+	for (unsigned b = 0; b < v->nb; b++)
+		for (struct vwatch *w = v->bywd[b], *next; w; w = next) {
+			next = w->wdnext;
+			if (w->isparent)
+				free(w);
+		}
 	for (unsigned b = 0; b < v->nb; b++)
 		for (struct vwatch *w = v->byfd[b], *next; w; w = next) {
 			next = w->fdnext;
