@@ -471,6 +471,16 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 
 	switch (s->kind) {
 	case KQ_FD_PIPE:
+		/* READ on a pipe's write end: FreeBSD reports EV_EOF once the
+		 * read end is gone (event loops watch a child's stdin so);
+		 * Linux says EPOLLERR there.  A write-only FIFO stays silent
+		 * on both. */
+		if ((r & EPOLLERR) && !(r & (EPOLLIN | EPOLLHUP))) {
+			kn->data = 0;
+			kn->flags |= EV_EOF;
+			return 1;
+		}
+		/* FALLTHROUGH */
 	case KQ_FD_FIFO:
 	case KQ_FD_TTY:
 		if (!(r & (EPOLLIN | EPOLLHUP)))
