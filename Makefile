@@ -38,7 +38,7 @@ demo: build
 	cmake --build $(BUILD) --target demo
 
 check: build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE stress $(CTEST_FLAGS)
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE 'stress|integration' $(CTEST_FLAGS)
 
 install: configure
 	cmake --build $(BUILD) -j $(JOBS) --target kq kq_static

@@ -1,0 +1,332 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# libevent.sh: a real program's own test suite on libkq.  Debian's libevent
+# source package is built with its kqueue backend compiled against libkq's
+# <sys/event.h> and linked with libkq; its `regress` suite then runs forced
+# onto kqueue and again onto epoll, and every test that fails on kqueue must
+# also fail on epoll.  A churn program (levent-churn.c) linked with libevent
+# only runs thousands of short connections through the kqueue backend.
+#
+# usage: sh libevent.sh MODE SRCDIR LIBKQ CC WORKDIR
+#   MODE     build    get the source (cached in WORKDIR), build libevent,
+#                     regress and levent-churn
+#            regress  regress on kqueue and on epoll; pass iff the kqueue
+#                     failures are a subset of the epoll failures
+#            churn    levent-churn on epoll (control), then on kqueue
+#   SRCDIR   libkq's source tree (its include/ is the -I for libevent)
+#   LIBKQ    libkq's shared library in the build tree
+#   CC       the C compiler
+#   WORKDIR  where libevent's source, build and logs go (cached)
+# exit: 0 pass, 1 fail, 77 skip: only when the source cannot be obtained
+#
+# The source comes from Debian's archive only (`apt-get source libevent`).
+# When it is missing and this runs as root, deb-src entries are added for
+# the configured Debian suites and dpkg-dev (for apt-get source) and
+# python3-minimal (libevent's CMake wants Python for regress) installed.
+#
+# Time: regress starts no new test after KQ_LEVENT_DEADLINE_KQUEUE seconds
+# (default 170) on kqueue and KQ_LEVENT_DEADLINE_EPOLL (default 130) on
+# epoll (a full run takes about 85 s on either), and kills a test after 40 s;
+# a test left out by a deadline fails the comparison.  Other environment:
+# KQ_LEVENT_TESTS (regress test names to run instead of all),
+# KQ_CHURN_CONNECTIONS (default 5000).
+set -u
+mode=$1
+srcdir=$(cd "$2" && pwd)
+libkq=$3
+cc=$4
+work=$5
+here=$(cd "$(dirname "$0")" && pwd)
+kqdir=$(cd "$(dirname "$libkq")" && pwd)
+libkq="$kqdir/$(basename "$libkq")"
+src=$work/source
+build=$work/build
+churn=$work/levent-churn
+mkdir -p "$work" || exit 1
+
+say() { printf 'libevent: %s\n' "$*"; }
+skip() { say "SKIP: $*"; exit 77; }
+die() { say "FAIL: $*"; exit 1; }
+
+is_root() { [ "$(id -u)" = 0 ]; }
+
+apt_install() {
+	say "installing $* (Debian packages)"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@" \
+		>"$work/apt-install.log" 2>&1
+}
+
+# deb-src entries mirroring the Debian deb entries configured (deb822
+# debian.sources, or one-line sources.list), so apt-get source uses the
+# same archive and suites.
+add_deb_src() {
+	f=/etc/apt/sources.list.d/libkq-integration-deb-src.sources
+	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+		sed -n 's/^Types:.*\bdeb\b.*$/Types: deb-src/p; /^Types:/!p' \
+			/etc/apt/sources.list.d/debian.sources >"$f"
+	elif [ -f /etc/apt/sources.list ] && grep -q '^deb ' /etc/apt/sources.list; then
+		f=/etc/apt/sources.list.d/libkq-integration-deb-src.list
+		sed -n 's/^deb /deb-src /p' /etc/apt/sources.list >"$f"
+	else
+		codename=$( . /etc/os-release 2>/dev/null; echo "${VERSION_CODENAME:-}")
+		[ -n "$codename" ] || return 1
+		printf 'deb-src http://deb.debian.org/debian %s main\n' "$codename" \
+			>/etc/apt/sources.list.d/libkq-integration-deb-src.list
+	fi
+	say "added deb-src entries ($f)"
+}
+
+have_src_index() { apt-cache showsrc libevent 2>/dev/null | grep -q '^Package: libevent'; }
+
+# The unpacked source, fetched once: WORKDIR/source/.complete marks it.
+fetch() {
+	[ -f "$src/.complete" ] && return 0
+	command -v apt-get >/dev/null 2>&1 || skip "no apt-get: cannot obtain Debian's libevent source"
+	if ! command -v dpkg-source >/dev/null 2>&1; then
+		is_root || skip "dpkg-dev is not installed and this is not root: cannot run apt-get source"
+		apt_install dpkg-dev || skip "cannot install dpkg-dev (see $work/apt-install.log)"
+	fi
+	if ! have_src_index; then
+		is_root || skip "no deb-src index for libevent and not root to add one"
+		if ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+			add_deb_src || skip "cannot work out a deb-src entry for this system"
+		fi
+		say "apt-get update"
+		apt-get update >"$work/apt-update.log" 2>&1
+		have_src_index || skip "apt-get update gave no source index for libevent (see $work/apt-update.log)"
+	fi
+	rm -rf "$work/fetch" && mkdir -p "$work/fetch" || exit 1
+	say "apt-get source libevent"
+	if ! (cd "$work/fetch" && apt-get source libevent) >"$work/apt-source.log" 2>&1; then
+		tail -5 "$work/apt-source.log"
+		skip "apt-get source libevent failed (see $work/apt-source.log)"
+	fi
+	dir=$(find "$work/fetch" -mindepth 1 -maxdepth 1 -type d -name 'libevent-*' | head -1)
+	[ -n "$dir" ] && [ -f "$dir/kqueue.c" ] || skip "apt-get source gave no libevent tree"
+	rm -rf "$src" && mv "$dir" "$src" || exit 1
+	ls "$work/fetch" | sed -n 's/\.dsc$//p' >"$src/.complete"
+	rm -rf "$work/fetch"
+}
+
+# libevent's CMake build: kqueue probed and compiled against libkq.
+#  * -I SRCDIR/include makes <sys/event.h> libkq's; CMAKE_REQUIRED_LIBRARIES
+#    lets check_function_exists(kqueue) and the "kqueue works with pipes"
+#    run check link it (LD_LIBRARY_PATH lets the latter run);
+#  * the shared libraries link libkq (-Wl,--no-as-needed keeps the NEEDED
+#    entry whatever the toolchain's default), with a run path to it;
+#  * -Wno-int-conversion: kqueue.c takes udata for an intptr_t on every
+#    system it does not recognise as a BSD (FreeBSD's is void *), a warning
+#    with GCC 12 but an error by default with GCC 14;
+#  * shared libevent only, so regress and levent-churn reach libkq through
+#    libevent and never link it themselves, as a program of a distribution
+#    would.
+# No file of libevent is changed.
+build_levent() {
+	fetch
+	if ! command -v python3 >/dev/null 2>&1; then
+		is_root || die "libevent's CMake build needs python3 for regress"
+		apt_install python3-minimal || die "cannot install python3-minimal"
+	fi
+	py=$(command -v python3)
+	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+	gen=Ninja
+	command -v ninja >/dev/null 2>&1 || gen="Unix Makefiles"
+	key="$srcdir|$libkq|$cc|$gen|$(cat "$src/.complete")"
+	if [ ! -f "$build/CMakeCache.txt" ] || [ "$(cat "$build/.key" 2>/dev/null)" != "$key" ]; then
+		rm -rf "$build"
+		say "configuring $(cat "$src/.complete") with libkq"
+		if ! LD_LIBRARY_PATH="$kqdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		     cmake -S "$src" -B "$build" -G "$gen" \
+			-DCMAKE_C_COMPILER="$cc" \
+			-DCMAKE_BUILD_TYPE=RelWithDebInfo \
+			-DCMAKE_POLICY_VERSION_MINIMUM=3.5 \
+			-DEVENT__LIBRARY_TYPE=SHARED \
+			-DEVENT__DISABLE_OPENSSL=ON \
+			-DEVENT__DISABLE_SAMPLES=ON \
+			-DEVENT__DISABLE_BENCHMARK=ON \
+			-DPYTHON_EXECUTABLE="$py" \
+			-DCMAKE_C_FLAGS="-I$srcdir/include -Wno-int-conversion" \
+			-DCMAKE_REQUIRED_LIBRARIES="$libkq" \
+			-DCMAKE_SHARED_LINKER_FLAGS="-Wl,--no-as-needed $libkq -Wl,-rpath,$kqdir" \
+			>"$work/configure.log" 2>&1; then
+			tail -20 "$work/configure.log"
+			die "libevent's cmake failed (see $work/configure.log)"
+		fi
+		echo "$key" >"$build/.key"
+	fi
+	for v in EVENT__HAVE_SYS_EVENT_H EVENT__HAVE_KQUEUE EVENT__HAVE_WORKING_KQUEUE; do
+		grep -q "^$v:INTERNAL=1$" "$build/CMakeCache.txt" ||
+			die "libevent's configure did not find libkq's kqueue ($v; see $work/configure.log)"
+	done
+	grep -q 'backends:.*KQUEUE' "$work/configure.log" ||
+		die "kqueue is not among libevent's backends (see $work/configure.log)"
+	if ! cmake --build "$build" -j 2 --target regress event_core_shared event_extra_shared \
+		>"$work/build.log" 2>&1; then
+		tail -30 "$work/build.log"
+		die "building libevent failed (see $work/build.log)"
+	fi
+	[ -x "$build/bin/regress" ] || die "no regress program after the build"
+	core=$(ls "$build"/lib/libevent_core-*.so.* 2>/dev/null | head -1)
+	[ -n "$core" ] && readelf -d "$core" | grep -q 'NEEDED.*libkq' ||
+		die "libevent_core does not link libkq"
+	if [ ! -x "$churn" ] || [ "$here/levent-churn.c" -nt "$churn" ] || [ "$core" -nt "$churn" ]; then
+		"$cc" -std=c11 -O2 -g -Wall -Wextra -Werror \
+			-I"$src/include" -I"$build/include" \
+			-o "$churn" "$here/levent-churn.c" \
+			-L"$build/lib" -levent_core -Wl,-rpath,"$build/lib" ||
+			die "cannot build levent-churn"
+	fi
+	# linked with libevent only: libkq must come in through libevent
+	if readelf -d "$churn" | grep -q 'NEEDED.*libkq'; then
+		die "levent-churn links libkq directly"
+	fi
+	say "ready: $(cat "$src/.complete"), kqueue backend on $libkq"
+}
+
+# Backend environments: only the wanted backend is left to libevent.
+backend_env() {
+	unset EVENT_NOKQUEUE EVENT_NOEPOLL EVENT_NOPOLL EVENT_NOSELECT \
+	      EVENT_NOEVPORT EVENT_NODEVPOLL EVENT_NOWIN32 EVENT_SHOW_METHOD \
+	      EVENT_EPOLL_USE_CHANGELIST EVENT_PRECISE_TIMER
+	export EVENT_NOPOLL=1 EVENT_NOSELECT=1 EVENT_NOEVPORT=1 EVENT_NODEVPOLL=1
+	case $1 in
+	kqueue) export EVENT_NOEPOLL=1 ;;
+	epoll)  export EVENT_NOKQUEUE=1 ;;
+	esac
+}
+
+check_method() {
+	got=$(backend_env "$1"; "$churn" --method)
+	[ "$got" = "$1" ] || die "forcing $1, event_base_get_method() says \"$got\""
+	say "event_base_get_method() with the $1 environment: $got"
+}
+
+# Tests left out of the comparison: none so far.  A test may be listed here
+# only if it fails or hangs on both backends for a reason that has nothing
+# to do with libkq, with that reason in a comment.
+EXCLUDE=""
+
+# Tests that pick a backend of their own: main/methods avoids the current
+# one on purpose, main/base_environ lifts the EVENT_NO* variables.
+OWN_METHOD="main/methods main/base_environ"
+
+# regress, one test per run (a hang costs one test, and each verdict is
+# exact), in order, within KQ_LEVENT_DEADLINE seconds.  Writes
+# WORKDIR/regress-BACKEND.{ok,fail,skip,notrun} and a log per test.
+run_regress() {
+	b=$1
+	out=$work/regress-$b
+	rm -rf "$out" && mkdir -p "$out/logs" || exit 1
+	: >"$out.ok"; : >"$out.fail"; : >"$out.skip"; : >"$out.notrun"; : >"$out.method"; : >"$out.times"
+	tests=${KQ_LEVENT_TESTS:-$("$build/bin/regress" --list-tests | sed -n 's/^    \([^ ]*\)$/\1/p')}
+	[ -n "$tests" ] || die "regress --list-tests listed nothing"
+	if [ "$b" = kqueue ]; then deadline=${KQ_LEVENT_DEADLINE_KQUEUE:-170}
+	else deadline=${KQ_LEVENT_DEADLINE_EPOLL:-130}; fi
+	start=$(date +%s)
+	n=0
+	for t in $tests; do
+		case " $EXCLUDE " in *" $t "*) continue ;; esac
+		if [ $(( $(date +%s) - start )) -ge "$deadline" ]; then
+			echo "$t" >>"$out.notrun"
+			continue
+		fi
+		n=$((n + 1))
+		log=$out/logs/$(echo "$t" | tr / _).log
+		t0=$(date +%s)
+		(backend_env "$b"; export EVENT_SHOW_METHOD=1
+		 exec timeout -k 5 40 "$build/bin/regress" --timeout 30 "$t") >"$log" 2>&1
+		rc=$?
+		echo "$(( $(date +%s) - t0 )) $t" >>"$out.times"
+		if [ $rc = 0 ] && grep -q "SKIPPED" "$log"; then
+			echo "$t" >>"$out.skip"
+		elif [ $rc = 0 ]; then
+			echo "$t" >>"$out.ok"
+		else
+			[ $rc = 124 ] || [ $rc = 137 ] && echo "(killed after 40 s)" >>"$log"
+			echo "$t" >>"$out.fail"
+		fi
+		case " $OWN_METHOD " in *" $t "*) continue ;; esac
+		if sed -n 's/.*libevent using: //p' "$log" | grep -qv "^$b$"; then
+			echo "$t" >>"$out.method"
+		fi
+	done
+	say "$b: $n tests run in $(( $(date +%s) - start )) s:" \
+	    "$(wc -l <"$out.ok") ok, $(wc -l <"$out.skip") skipped," \
+	    "$(wc -l <"$out.fail") failed, $(wc -l <"$out.notrun") not run (deadline ${deadline} s)"
+	say "$b: slowest: $(sort -rn "$out.times" | head -4 | awk '{printf "%s %s s; ", $2, $1}')"
+}
+
+show_list() {
+	if [ -s "$2" ]; then
+		say "$1:"
+		sed 's/^/    /' "$2"
+	else
+		say "$1: none"
+	fi
+}
+
+mode_regress() {
+	build_levent
+	check_method kqueue
+	check_method epoll
+	run_regress kqueue
+	run_regress epoll
+	k=$work/regress-kqueue
+	e=$work/regress-epoll
+	show_list "kqueue failures" "$k.fail"
+	show_list "epoll failures" "$e.fail"
+	sort "$k.fail" >"$work/k.sorted"
+	sort "$e.fail" >"$work/e.sorted"
+	comm -23 "$work/k.sorted" "$work/e.sorted" >"$work/kqueue-only"
+	rm -f "$work/k.sorted" "$work/e.sorted"
+	status=0
+	if [ -s "$work/kqueue-only" ]; then
+		show_list "FAIL: failing on kqueue only" "$work/kqueue-only"
+		for t in $(cat "$work/kqueue-only"); do
+			say "---- $t on kqueue (tail of $k/logs/$(echo "$t" | tr / _).log)"
+			tail -15 "$k/logs/$(echo "$t" | tr / _).log"
+		done
+		status=1
+	fi
+	for b in kqueue epoll; do
+		if [ -s "$work/regress-$b.method" ]; then
+			show_list "FAIL: tests on the $b run that used another backend" "$work/regress-$b.method"
+			status=1
+		fi
+		if [ -s "$work/regress-$b.notrun" ]; then
+			say "FAIL: $(wc -l <"$work/regress-$b.notrun") tests not run on $b within the deadline"
+			status=1
+		fi
+	done
+	used=$(cat "$k/logs"/*.log | grep -c 'libevent using: kqueue')
+	say "kqueue run: $used event bases reported \"libevent using: kqueue\""
+	[ "$used" -gt 0 ] || { say "FAIL: no test used kqueue"; status=1; }
+	[ $status = 0 ] && say "PASS: kqueue failures are a subset of epoll failures"
+	exit $status
+}
+
+mode_churn() {
+	build_levent
+	check_method kqueue
+	check_method epoll
+	status=0
+	for b in epoll kqueue; do
+		say "levent-churn on $b"
+		(backend_env "$b"
+		 exec timeout -k 5 30 "$churn" --expect "$b" \
+			--connections "${KQ_CHURN_CONNECTIONS:-5000}" --parallel 8 --seconds 20)
+		rc=$?
+		if [ $rc != 0 ]; then
+			say "FAIL: levent-churn on $b (exit $rc)"
+			status=1
+		fi
+	done
+	exit $status
+}
+
+case $mode in
+build)   build_levent ;;
+regress) mode_regress ;;
+churn)   mode_churn ;;
+*)       die "unknown mode $mode" ;;
+esac
