@@ -120,7 +120,10 @@ struct stash_id {
 };
 static pthread_mutex_t stash_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct stash_id *stash_ids;   /* stash_lock */
-static unsigned nstash, capstash;    /* stash_lock */
+static unsigned capstash;            /* stash_lock */
+/* Entries in stash_ids: written under stash_lock, read without it by the
+ * socket calls' fast path (kq_fdtab_any_error) */
+static _Atomic unsigned nstash;
 
 static uint64_t inode_of(int fd)
 {
@@ -137,7 +140,8 @@ static uint64_t stash_id_take(int fd)
 		if (stash_ids[i].fd != fd)
 			continue;
 		ino = stash_ids[i].ino;
-		stash_ids[i] = stash_ids[--nstash];
+		stash_ids[i] = stash_ids[nstash - 1];
+		atomic_store_explicit(&nstash, nstash - 1, memory_order_relaxed);
 		break;
 	}
 	pthread_mutex_unlock(&stash_lock);
@@ -173,7 +177,8 @@ void kq_fdtab_stash_error(int fd, int err)
 		stash_ids = v;
 		capstash = n;
 	}
-	stash_ids[nstash++] = (struct stash_id){ fd, ino };
+	stash_ids[nstash] = (struct stash_id){ fd, ino };
+	atomic_store_explicit(&nstash, nstash + 1, memory_order_relaxed);
 	atomic_store(&e->sockerr, err);
 	pthread_mutex_unlock(&stash_lock);
 }
@@ -200,6 +205,12 @@ int kq_fdtab_take_error(int fd)
 	if (!err)
 		return 0;
 	return stash_id_take(fd) == inode_of(fd) ? err : 0;
+}
+
+/* Whether any socket has a stashed error: the socket calls' fast path. */
+bool kq_fdtab_any_error(void)
+{
+	return atomic_load_explicit(&nstash, memory_order_relaxed) != 0;
 }
 
 void kq_fdtab_clear(int fd)
@@ -255,7 +266,7 @@ void kq_fdtab_forget_all(void)
 	}
 	/* the fork handlers hold no lock of ours here: make it fresh */
 	pthread_mutex_init(&stash_lock, NULL);
-	nstash = 0;
+	atomic_store(&nstash, 0);
 	for (unsigned p = 0; p < NPAGES; p++) {
 		_Atomic(struct kqueue *) *pg = atomic_load(&kqpages[p]);
 		for (unsigned i = 0; pg && i < PAGE_SIZE_ENTRIES; i++)

@@ -11,11 +11,8 @@
  * caught (raw syscall(SYS_close), io_uring closes, closes inside libc such as
  * fclose()) is documented in docs/differences.md.
  *
- * getsockopt(SO_ERROR) and connect() are caught because libkq may have read
- * (and so cleared) a socket's pending error to report it in an EV_EOF
- * record's fflags; the program's own next SO_ERROR query, or its next
- * connect(), gets that value back (fdtab.c keeps it with the socket's
- * identity, so it never reaches another socket given the number).
+ * The socket calls that give back an error libkq read for an EV_EOF record
+ * are in sockio.c.
  */
 #include "kq.h"
 #include "sys.h"
@@ -23,7 +20,6 @@
 #include <limits.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
-#include <string.h>
 #include <unistd.h>
 
 #define KQ_API __attribute__((visibility("default")))
@@ -113,38 +109,4 @@ KQ_API void closefrom(int lowfd)
 			syscall(SYS_close, fd);
 	}
 	errno = e;
-}
-
-KQ_API int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
-{
-	if (level == SOL_SOCKET && name == SO_ERROR && val && len) {
-		int err = kq_fdtab_take_error(fd);
-		if (err) {
-			socklen_t n = *len < sizeof err ? *len : sizeof err;
-			memcpy(val, &err, n);
-			*len = n;
-			return 0;
-		}
-	}
-	return (int)(syscall(SYS_getsockopt, fd, level, name, val, len));
-}
-
-/* glibc's connect, a cancellation point like connect() itself. */
-extern int __connect(int, const struct sockaddr *, socklen_t);
-
-/*
- * A program may learn why a non-blocking connect failed by calling
- * connect() again: FreeBSD (and Linux, had nobody read SO_ERROR) fails it
- * with the pending error, ECONNREFUSED say.  After libkq took the error for
- * an EV_EOF record the kernel would say ECONNABORTED, so the stashed error
- * is returned instead, once, as the kernel would have.
- */
-KQ_API int connect(int fd, const struct sockaddr *addr, socklen_t len)
-{
-	int err = kq_fdtab_take_error(fd);
-	if (err) {
-		errno = err;
-		return -1;
-	}
-	return __connect(fd, addr, len);
 }

@@ -186,6 +186,7 @@ void kq_sync_wake(struct kqueue *kq);
 void kq_wake_reported(struct kqueue *kq);
 void kq_fd_closing(int fd);                   /* interpose.c: knotes die with fd */
 extern const char kq_interpose_anchor;        /* interpose.c */
+extern const char kq_sockio_anchor;           /* sockio.c */
 bool kq_is_kqueue_fd(int fd);
 
 /* slab.c */
@@ -265,6 +266,7 @@ int  kq_fdtab_interest_of(int fd);
 void kq_fdtab_stash_error(int fd, int err);
 int  kq_fdtab_peek_error(int fd);
 int  kq_fdtab_take_error(int fd);
+bool kq_fdtab_any_error(void);
 void kq_fdtab_clear(int fd);
 bool kq_fdtab_busy(int fd);
 int  kq_fdtab_next_busy(int from, int to);

@@ -64,8 +64,11 @@ static struct kqueue *kq_obtain(void)
 	return kq;
 }
 
-/* Pulls interpose.o out of libkq.a together with this file (interpose.c). */
-__attribute__((used)) static const char *const kq_interpose_ref = &kq_interpose_anchor;
+/* Pulls interpose.o and sockio.o out of libkq.a together with this file
+ * (interpose.c). */
+__attribute__((used)) static const char *const kq_interpose_ref[] = {
+	&kq_interpose_anchor, &kq_sockio_anchor,
+};
 
 int kq_create(int flags)
 {

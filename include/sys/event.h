@@ -8,9 +8,11 @@
  *
  * Link with -lkq.  The library also exports its own versions of libc's
  * close(), dup2(), dup3(), close_range() and closefrom(), so that knotes
- * die with their descriptor as on BSD, of getsockopt() and connect(), so
- * that a socket error libkq read for EV_EOF stays where the program looks
- * for it, and of sigaction(),
+ * die with their descriptor as on BSD, of getsockopt(), connect(), read(),
+ * readv(), recv(), recvfrom(), recvmsg(), write(), writev(), send(),
+ * sendto() and sendmsg() (and the _FORTIFY_SOURCE forms __read_chk(),
+ * __recv_chk(), __recvfrom_chk()), so that a socket error libkq read for
+ * EV_EOF stays where the program looks for it, and of sigaction(),
  * signal(), sigtimedwait(), sigwaitinfo() and sigwait() for EVFILT_SIGNAL
  * (see docs/differences.md and docs/guide.md).
  *

@@ -44,3 +44,8 @@ int foreign_connect(int fd, const void *addr, unsigned len)
 {
 	return connect(fd, (const struct sockaddr *)addr, (socklen_t)len);
 }
+
+long foreign_recv(int fd, void *buf, unsigned long n) { return (long)recv(fd, buf, n, 0); }
+long foreign_send(int fd, const void *buf, unsigned long n) { return (long)send(fd, buf, n, 0); }
+long foreign_read(int fd, void *buf, unsigned long n) { return (long)read(fd, buf, n); }
+long foreign_write(int fd, const void *buf, unsigned long n) { return (long)write(fd, buf, n); }

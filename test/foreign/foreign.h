@@ -13,6 +13,11 @@ void foreign_closefrom(int lowfd);
 /* getsockopt(SO_ERROR): 0 or -1 (errno), the error in *err */
 int foreign_so_error(int fd, int *err);
 int foreign_connect(int fd, const void *addr, unsigned len);
+/* recv/send/read/write: the call's result, errno set on -1 */
+long foreign_recv(int fd, void *buf, unsigned long n);
+long foreign_send(int fd, const void *buf, unsigned long n);
+long foreign_read(int fd, void *buf, unsigned long n);
+long foreign_write(int fd, const void *buf, unsigned long n);
 void (*foreign_signal(int sig, void (*h)(int)))(int);
 int foreign_sigaction(int sig, void (*h)(int), int flags);
 

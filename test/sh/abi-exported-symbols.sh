@@ -9,6 +9,8 @@
 #   kqueue kqueuex kqueue1 kevent             the BSD interface
 #   libkq_version libkq_version_number        libkq's version (libkq_version(3))
 #   close dup2 dup3 close_range closefrom getsockopt connect sigaction signal
+#   read readv recv recvfrom recvmsg write writev send sendto sendmsg
+#   __read_chk __recv_chk __recvfrom_chk
 #   sigtimedwait sigwaitinfo sigwait
 #                                             deliberate interposers, so that
 #                                             knotes die with their descriptor
@@ -33,7 +35,7 @@ fi
 BINDIR=$2
 SO=$3
 
-EXPECTED="close close_range closefrom connect dup2 dup3 getsockopt kevent kqueue kqueue1 kqueuex libkq_version libkq_version_number sigaction signal sigtimedwait sigwait sigwaitinfo"
+EXPECTED="__read_chk __recv_chk __recvfrom_chk close close_range closefrom connect dup2 dup3 getsockopt kevent kqueue kqueue1 kqueuex libkq_version libkq_version_number sigaction signal read readv recv recvfrom recvmsg send sendmsg sendto sigtimedwait sigwait sigwaitinfo write writev"
 
 if ! command -v nm >/dev/null 2>&1; then
 	echo "SKIP: nm (binutils) is not installed"

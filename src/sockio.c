@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Socket errors stay where the program looks for them.
+ *
+ * An EV_EOF record carries the socket's pending error in fflags, as on
+ * FreeBSD, whose filter copies it without clearing it.  Linux offers only
+ * getsockopt(SO_ERROR), which clears it, so libkq keeps the value it read
+ * (fdtab.c, tied to the socket's inode) and the calls through which a
+ * program would have met the error give it back, once, as the kernel would
+ * have:
+ *   getsockopt(SO_ERROR)      the usual check of a non-blocking connect;
+ *   connect() again           how some programs learn why a connect failed
+ *                             (the kernel would now say ECONNABORTED);
+ *   read/recv/... and         the first read or write after a reset fails
+ *   write/send/...            with the error (the kernel would now report
+ *                             end-of-file, or EPIPE and raise SIGPIPE).
+ * Each is one relaxed load when no socket has a kept error (nearly always),
+ * and one more lock-free load of the descriptor's entry otherwise; only a
+ * descriptor that has a kept error takes a lock (so write() to a self-pipe
+ * stays safe in a signal handler).  The C library's own function does the
+ * work.  They are
+ * exported unversioned for the reasons given in libkq.map.
+ */
+#include "kq.h"
+#include "sys.h"
+
+#include <dlfcn.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#define KQ_API __attribute__((visibility("default")))
+
+/* See interpose.c: keeps this object in programs linked with libkq.a. */
+const char kq_sockio_anchor = 1;
+
+/* The kept error of the socket at fd, or 0. */
+static inline int kept_error(int fd)
+{
+	if (__builtin_expect(!kq_fdtab_any_error(), 1))
+		return 0;
+	return kq_fdtab_take_error(fd);
+}
+
+/*
+ * The C library's definition of a name we also export.  Looked up in libc
+ * itself (a handle to the loaded libc.so.6): RTLD_NEXT would miss it when
+ * libc comes before libkq in the lookup order.  Looked up on first use, as
+ * these functions can be called before any constructor of ours has run.
+ */
+static void *libc_fn(const char *name, void *_Atomic *cache)
+{
+	void *f = atomic_load_explicit(cache, memory_order_acquire);
+	if (f)
+		return f;
+	void *h = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+	f = h ? dlsym(h, name) : NULL;
+	if (!f)
+		f = dlsym(RTLD_NEXT, name);
+	atomic_store_explicit(cache, f, memory_order_release);
+	return f;
+}
+
+/* `real`: the C library's function of the name we export */
+#define LIBC(name)                                                         \
+	static void *_Atomic name##_cache;                                  \
+	__typeof__(name) *real = (__typeof__(name) *)libc_fn(#name, &name##_cache)
+
+#define FAIL_WITH(err) do { errno = (err); return -1; } while (0)
+
+KQ_API int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
+{
+	if (level == SOL_SOCKET && name == SO_ERROR && val && len) {
+		int err = kept_error(fd);
+		if (err) {
+			socklen_t n = *len < sizeof err ? *len : sizeof err;
+			memcpy(val, &err, n);
+			*len = n;
+			return 0;
+		}
+	}
+	return (int)(syscall(SYS_getsockopt, fd, level, name, val, len));
+}
+
+KQ_API int connect(int fd, const struct sockaddr *addr, socklen_t len)
+{
+	int err = kept_error(fd);
+	if (err)
+		FAIL_WITH(err);
+	LIBC(connect);
+	return real(fd, addr, len);
+}
+
+KQ_API ssize_t read(int fd, void *buf, size_t n)
+{
+	int err = kept_error(fd);
+	if (err)
+		FAIL_WITH(err);
+	LIBC(read);
+	return real(fd, buf, n);
+}
+
+KQ_API ssize_t readv(int fd, const struct iovec *iov, int n)
+{
+	int err = kept_error(fd);
+	if (err)
+		FAIL_WITH(err);
+	LIBC(readv);
+	return real(fd, iov, n);
+}
+
+KQ_API ssize_t recv(int fd, void *buf, size_t n, int flags)
+{
+	int err = kept_error(fd);
+	if (err)
+		FAIL_WITH(err);
+	LIBC(recv);
+	return real(fd, buf, n, flags);
+}
+
+KQ_API ssize_t recvfrom(int fd, void *buf, size_t n, int flags,
+			struct sockaddr *addr, socklen_t *alen)
+{
+	int err = kept_error(fd);
+	if (err)
+		FAIL_WITH(err);
+	LIBC(recvfrom);
+	return real(fd, buf, n, flags, addr, alen);
+}
+
+KQ_API ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
+{
+	int err = kept_error(fd);
+	if (err)
+		FAIL_WITH(err);
+	LIBC(recvmsg);
+	return real(fd, msg, flags);
+}
+
+KQ_API ssize_t write(int fd, const void *buf, size_t n)
+{
+	int err = kept_error(fd);
+	if (err)
+		FAIL_WITH(err);
+	LIBC(write);
+	return real(fd, buf, n);
+}
+
+KQ_API ssize_t writev(int fd, const struct iovec *iov, int n)
+{
+	int err = kept_error(fd);
+	if (err)
+		FAIL_WITH(err);
+	LIBC(writev);
+	return real(fd, iov, n);
+}
+
+KQ_API ssize_t send(int fd, const void *buf, size_t n, int flags)
+{
+	int err = kept_error(fd);
+	if (err)
+		FAIL_WITH(err);
+	LIBC(send);
+	return real(fd, buf, n, flags);
+}
+
+KQ_API ssize_t sendto(int fd, const void *buf, size_t n, int flags,
+		      const struct sockaddr *addr, socklen_t alen)
+{
+	int err = kept_error(fd);
+	if (err)
+		FAIL_WITH(err);
+	LIBC(sendto);
+	return real(fd, buf, n, flags, addr, alen);
+}
+
+KQ_API ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
+{
+	int err = kept_error(fd);
+	if (err)
+		FAIL_WITH(err);
+	LIBC(sendmsg);
+	return real(fd, msg, flags);
+}
+
+/* _FORTIFY_SOURCE turns read() and recv() with a buffer of known size into
+ * these; the C library's versions check the size and call its own. */
+KQ_API ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen)
+{
+	int err = kept_error(fd);
+	if (err)
+		FAIL_WITH(err);
+	LIBC(__read_chk);
+	return real(fd, buf, n, buflen);
+}
+
+KQ_API ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen, int flags)
+{
+	int err = kept_error(fd);
+	if (err)
+		FAIL_WITH(err);
+	LIBC(__recv_chk);
+	return real(fd, buf, n, buflen, flags);
+}
+
+KQ_API ssize_t __recvfrom_chk(int fd, void *buf, size_t n, size_t buflen, int flags,
+			      struct sockaddr *addr, socklen_t *alen)
+{
+	int err = kept_error(fd);
+	if (err)
+		FAIL_WITH(err);
+	LIBC(__recvfrom_chk);
+	return real(fd, buf, n, buflen, flags, addr, alen);
+}
