@@ -32,7 +32,7 @@
  *       ... changelist_ns=<z> changelist_ratio=<z/x> ...
  * then
  *   add-delete-summary max_ratio=<r> max_ratio_op=<op>
- * Target (BENCHMARKS.md §7): ratio <= 1.15 for each operation.
+ * Target: ratio <= 1.15 for each operation.
  *
  * Exit: 0 done, 1 a call failed or returned something wrong, 2 bad usage.
  */
@@ -47,7 +47,8 @@ static const char *const phase_name[NPHASES] = { "add", "disable", "enable", "de
 static const char *const baseline_name[NPHASES] = {
 	"epoll_ctl_add", "epoll_ctl_mod", "epoll_ctl_mod", "epoll_ctl_del"
 };
-/* Print order, as in the brief: add, delete, enable, disable. */
+/* Print order, the order the targets are stated in: add, delete, enable,
+ * disable. */
 static const int print_order[NPHASES] = { PH_ADD, PH_DELETE, PH_ENABLE, PH_DISABLE };
 
 struct pool {

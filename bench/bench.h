@@ -2,7 +2,7 @@
 /*
  * Shared helpers for the libkq benchmarks (header only).
  *
- * Method (docs: /work/shared/BENCHMARKS.md): the machines are shared and
+ * Method: the machines are shared and
  * noisy, so every result is a ratio of two contenders measured side by side in
  * one process.  A run is a sequence of blocks; each block times a fixed amount
  * of work for contender A and for contender B, and the one that goes first

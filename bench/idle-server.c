@@ -57,7 +57,7 @@
  *   idle-server-summary kevent_flatness=<cpu at most idle / at 0 idle>
  *       epoll_flatness= poll_flatness= ratio_flatness=<the same for
  *       kevent / epoll> max_kevent_vs_epoll= max_kevent_vs_floor= ...
- * Target (issue 6): kevent CPU per request flat in the idle connections and
+ * Target: kevent CPU per request flat in the idle connections and
  * within 10% of the raw-epoll server.
  *
  * Exit: 0 done, 1 a call failed or a reply was wrong, 2 bad usage.

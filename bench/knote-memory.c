@@ -14,7 +14,7 @@
  * fine; growth per socket would be a leak).
  *
  * The existing user-space port (libkqueue 2.7) needs 330 bytes per socket
- * knote (BENCHMARKS.md section 6); the target is 128.
+ * knote (measured with this program's method); the target is 128.
  *
  * Output:
  *   knote-memory N=<n> read_bytes_per_knote=<b> write_bytes_per_knote=<b>

@@ -17,8 +17,8 @@
 #       Rewrites performance.md and the plots from the raw outputs already in
 #       DOCSDIR/perf/raw without running anything (BINDIR is not used).
 #
-# Every figure is a ratio measured side by side in one run (see bench/bench.h
-# and /work/shared/BENCHMARKS.md); the programs print one machine-readable
+# Every figure is a ratio measured side by side in one run (see
+# bench/bench.h); the programs print one machine-readable
 # line per result ("<program> key=value ..."), which is all this script reads.
 # Exit status: 0, or 1 if a program failed (its output is kept) or a
 # directory is wrong.
@@ -532,7 +532,7 @@ trow() {
 
 targets() {
 	R=$raw
-	echo "| target (issue 6, BENCHMARKS.md §7) | measured here | met |"
+	echo "| target | measured here | met |"
 	echo "| --- | --- | :---: |"
 	m=$(val "$R/wait-one-ready.txt" wait-one-ready-summary max_ratio idle=eventfd)
 	n=$(val "$R/wait-one-ready.txt" wait-one-ready-summary largest_N idle=eventfd)
@@ -576,14 +576,14 @@ targets() {
 	[ "$v2" = ok ] || v1=MISSED
 	trow "idle connections: CPU per request flat, within 10% of raw epoll" \
 		"0 -> $li idle: kevent $(fmt '%.2fx' "$fl") (raw epoll $(fmt '%.2fx' "$ef"), kevent/epoll $(fmt '%.2fx' "$rf")); worst kevent/epoll $(fmt '%.2fx' "$mx"), kevent/(epoll + FIONREAD) $(fmt '%.2fx' "$mf")" "$v1"
-	# issue 5: "many processes" accepting; 16 is the level judged
+	# the target speaks of "many processes" accepting; 16 is the level judged
 	t=$(val "$R/wakeone-accept.txt" wakeone-accept-level throughput_ratio procs=16)
 	w=$(val "$R/wakeone-accept.txt" wakeone-accept-level sleeps_per_conn_wakeone procs=16)
 	wp=$(val "$R/wakeone-accept.txt" wakeone-accept-level sleeps_per_conn_plain procs=16)
 	t4=$(val "$R/wakeone-accept.txt" wakeone-accept-level throughput_ratio procs=4)
 	t32=$(val "$R/wakeone-accept.txt" wakeone-accept-level throughput_ratio procs=32)
 	v=$(awk -v t="${t:-0}" -v w="${w:-99}" 'BEGIN { print (t >= 1.10 && w <= 1.05) ? "ok" : "MISSED" }')
-	trow "(issue 5) EV_WAKEONE, processes accepting on one socket: 1 woken per connection, throughput >= 1.10x" \
+	trow "EV_WAKEONE, processes accepting on one socket: 1 woken per connection, throughput >= 1.10x" \
 		"16 processes: $(fmt '%.2f' "$w") woken per connection ($(fmt '%.1f' "$wp") without), throughput $(fmt '%.2fx' "$t"); 32: $(fmt '%.2fx' "$t32"); 4 (on 2 CPUs): $(fmt '%.2fx' "$t4")" "$v"
 }
 
@@ -808,7 +808,7 @@ write_md() {
 		"processes=procs;throughput EV_WAKEONE / plain=throughput_ratio@%.2fx;worker CPU per connection, ratio=cpu_ratio@%.2fx;woken per connection, EV_WAKEONE=sleeps_per_conn_wakeone@%.2f;woken per connection, plain=sleeps_per_conn_plain@%.2f"
 	cat <<-EOF2
 
-	libkqueue 2.7 for comparison (BENCHMARKS.md §6, same kind of machine):
+	libkqueue 2.7 for comparison (measured earlier, same kind of machine):
 	wait 1 of N 2.0x, each further event 3.3-3.8x, EV_ADD 2.4-3.2x,
 	EV_ENABLE/EV_DISABLE 1.7-3.0x, EVFILT_USER round trip 1.9x, 330 bytes per
 	socket knote, one descriptor per timer, 9 descriptors and 2 threads for the

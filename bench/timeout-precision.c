@@ -37,7 +37,7 @@
  * then
  *   timeout-precision-summary max_kevent_median_us=<over T <= 1 ms>
  *       max_kevent_p99_us= target_median_us=30 slack_ns=
- * Target (BENCHMARKS.md section 7): kevent median overshoot <= 30 us for
+ * Target: kevent median overshoot <= 30 us for
  * every timeout <= 1 ms.
  *
  * Exit: 0 done, 1 a call returned something wrong (or setup failed),

@@ -23,7 +23,7 @@
  *     After the arm phase (untimed) both sets are polled and must report
  *     nothing; after the cancel phase too, and a second EV_DELETE must fail
  *     with ENOENT.  Reported: ns per arm+cancel, speedup = timerfd/kevent
- *     (target >= 5, BENCHMARKS.md section 7).
+ *     (target >= 5).
  *
  * (b) op=oneshot-fire: arm N one-shot timers whose relative deadlines are
  *     spread over SPREAD_NS (in a shuffled order), then collect them until

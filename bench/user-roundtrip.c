@@ -26,14 +26,14 @@
  * Placement (--cpu=cross|same|both):
  *   cross  A pinned to one CPU and B to another: the headline (default).
  *   same   both pinned to one CPU: every half trip is a context switch
- *          (the libkqueue comparison in BENCHMARKS.md section 6 was this).
+ *          (the earlier libkqueue 2.7 comparison was measured this way).
  * The full run does cross then same; --quick does both with few trips.
  * With a single usable CPU only "same" can run; the program says so.
  *
  * Output, one line per placement:
  *   user-roundtrip cpu=<cross|same> kevent_ns=<x> eventfd_ns=<y> ratio=<x/y>
  *       clock=<cpu|wall> ratio_paired=... cpu_*=... wall_*=... headline=<0|1>
- * Target (BENCHMARKS.md section 7): ratio <= 1.10.
+ * Target: ratio <= 1.10.
  *
  * Exit: 0 done, 1 a record was wrong (or setup failed), 2 bad usage.
  */

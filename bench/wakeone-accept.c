@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * wakeone-accept: several processes accepting on one listening socket, with
- * and without EV_WAKEONE (issue 5, SPEC section 10): the thundering herd.
+ * and without EV_WAKEONE (libkq's wake-one extension): the thundering herd.
  *
  * A TCP listener on 127.0.0.1 (non-blocking, backlog 1024) is shared by P
  * worker processes (--procs, default 4), each with its own kqueue holding one
@@ -30,7 +30,7 @@
  *   wakeone-accept-summary throughput_ratio=<wakeone / plain, medians>
  *       throughput_ratio_paired=<median of per-pair ratios> cpu_ratio=
  *       wakeups_per_conn_wakeone= wakeups_per_conn_plain= target_ratio=1.10
- * Targets (issue 5): with EV_WAKEONE one waiter woken per connection, and
+ * Targets: with EV_WAKEONE one waiter woken per connection, and
  * throughput at least 1.10x of the plain variant.
  *
  * Exit: 0 done, 1 a call failed, 2 bad usage.

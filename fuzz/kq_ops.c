@@ -3,7 +3,8 @@
  * libFuzzer harness: bytes -> a sequence of kqueue operations on a small
  * ident space (3 pipes, EVFILT_USER idents 1-3, EVFILT_TIMER ident 2), each
  * result checked against a single-threaded reference model of FreeBSD's
- * kqueue (SPEC.md §3-§6, with libkq's documented deviations).
+ * kqueue (changes, receipts and errors, delivery, and the filters' rules,
+ * with libkq's documented deviations).
  *
  * Operations: changelists of 1-3 changes (EV_ADD with any of EV_ONESHOT,
  * EV_CLEAR, EV_DISPATCH, EV_RECEIPT, EV_DISABLE; EV_DELETE; EV_ENABLE;
@@ -483,7 +484,7 @@ static int check_scan(const struct kevent *ev, int n, int nev, const char *what,
 }
 
 /* ------------------------------------------------------------------ */
-/* one change, as FreeBSD's kqueue_register (SPEC §3.3) */
+/* one change, as FreeBSD's kqueue_register */
 
 static int model_change(struct kevent *c)
 {
@@ -571,7 +572,7 @@ static int model_change(struct kevent *c)
 }
 
 /* ------------------------------------------------------------------ */
-/* a kevent() call: changes, then error/receipt records or a scan (§3.4) */
+/* a kevent() call: changes, then error/receipt records or a scan */
 
 static void do_kevent(struct kevent *ch, int nch, int nev)
 {

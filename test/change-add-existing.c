@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * LINUX-MAPPING §6.8a, SPEC §3.3 step 8: EV_ADD on a READ or WRITE knote that
+ * EV_ADD on a READ or WRITE knote that
  * already exists is a plain modify and succeeds (event loops re-add on every
  * interest change): kevent() returns 0 with no record, an EV_RECEIPT re-add
  * gives a receipt with data 0, the knote stays single (one record, with the

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C12: EV_ADD together with EV_KEEPUDATA fails with EINVAL: on an absent
+ * EV_ADD together with EV_KEEPUDATA fails with EINVAL: on an absent
  * knote nothing is created, on an existing one nothing changes (udata kept).
  * The check comes before the ident check, so a closed fd number also gives
- * EINVAL rather than EBADF.  SPEC §3.3 steps 3-4 (FreeBSD >= 12 flag).
+ * EINVAL rather than EBADF (EV_KEEPUDATA is a FreeBSD >= 12 flag).
  */
 #include "t.h"
 

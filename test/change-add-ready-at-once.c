@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C24: a condition that already holds when the knote is added is reported
+ * A condition that already holds when the knote is added is reported
  * at once: a socket with 3 bytes buffered gives a record with data 3, also in
  * the very call that adds the knote (changes first, then collection).
- * SPEC §3.3 step 10.
  */
 #include "t.h"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C01: adding <sp0, EVFILT_READ> twice in one kqueue leaves a single knote:
+ * Adding <sp0, EVFILT_READ> twice in one kqueue leaves a single knote:
  * one record when data arrives, and one DELETE removes it (a second DELETE
- * fails with ENOENT).  SPEC §1.2: at most one knote per <ident, filter>.
+ * fails with ENOENT): a kqueue holds at most one knote per <ident, filter>.
  */
 #include "t.h"
 

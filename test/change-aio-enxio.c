@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * D17: the filters that exist but cannot be registered through kevent()
+ * The filters that exist but cannot be registered through kevent()
  * (EVFILT_AIO, EVFILT_LIO, EVFILT_SENDFILE) fail with ENXIO when added
- * directly, e.g. {7, EVFILT_AIO}.  [FB] FreeBSD null filter ops
- * (filt_nullattach).  SPEC §3.3 step 2, §6.5.
+ * directly, e.g. {7, EVFILT_AIO}.  Taken from FreeBSD's source: the null
+ * filter ops (filt_nullattach).
  */
 #include "t.h"
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C10: an unknown filter number fails with EINVAL: -99, -14 (one past
+ * An unknown filter number fails with EINVAL: -99, -14 (one past
  * EVFILT_EMPTY, the last FreeBSD 14 filter) and a positive number (5).
  * The filter is checked before the ident, so a bad filter with an ident that
  * is not an open fd is still EINVAL.  Checked both as an EV_ERROR record and
- * as -1/errno with no event list.  SPEC §3.3 steps 2 and 4.
+ * as -1/errno with no event list.
  */
 #include "t.h"
 

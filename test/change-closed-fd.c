@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C14: a change naming an fd number that is not open fails with EBADF, for
+ * A change naming an fd number that is not open fails with EBADF, for
  * EV_ADD on READ and WRITE as well as for EV_DELETE, EV_ENABLE and a bare
- * modify (the fd is looked up before the knote).  SPEC §3.3 step 4, §7.
+ * modify (the fd is looked up before the knote).
  */
 #include "t.h"
 

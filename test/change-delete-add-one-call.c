@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C07: [DELETE <p0, READ>, ADD <p0, READ>] in one call with room for records:
+ * [DELETE <p0, READ>, ADD <p0, READ>] in one call with room for records:
  * the DELETE fails (EV_ERROR record, data ENOENT), processing continues, the
  * ADD creates the knote; because a record was written no events are
- * collected in that call even though the pipe has data.  SPEC §3.2, §3.4.
+ * collected in that call even though the pipe has data.
  */
 #include "t.h"
 

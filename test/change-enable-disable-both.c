@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C11: EV_ENABLE and EV_DISABLE in one change fail with EINVAL, both on an
+ * EV_ENABLE and EV_DISABLE in one change fail with EINVAL, both on an
  * existing knote (which stays as it was, udata included) and together with
- * EV_ADD on an absent one (which is not created).  SPEC §3.3 step 1.
+ * EV_ADD on an absent one (which is not created).
  */
 #include "t.h"
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C26: ext[] given at EV_ADD is stored with the knote and returned: the READ
+ * ext[] given at EV_ADD is stored with the knote and returned: the READ
  * filter does not use ext[0..1], so they come back unchanged ({1,2}), and
  * ext[2..3] are always passed through ({3,4}).  A later modify does not
- * update ext[].  SPEC §1.1, §3.3 step 8 (FreeBSD manual ext[] text).
+ * update ext[] (the FreeBSD manual's ext[] text).
  */
 #include "t.h"
 

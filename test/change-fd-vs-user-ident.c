@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C04: <fd, EVFILT_READ> and <same number, EVFILT_USER> are independent
+ * <fd, EVFILT_READ> and <same number, EVFILT_USER> are independent
  * knotes: fd filters and non-fd filters are looked up in different tables
  * (FreeBSD kqueue_register), so the USER knote is neither triggered by the
- * fd's data nor removed when the fd is closed.  SPEC §1.2.
+ * fd's data nor removed when the fd is closed.
  * EVFILT_USER belongs to a later milestone: if the library does not know the
  * filter yet (EINVAL at ADD) the test is skipped.
  */

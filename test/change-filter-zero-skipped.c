@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C08: a change entry whose filter is 0 is skipped silently (FreeBSD
+ * A change entry whose filter is 0 is skipped silently (FreeBSD
  * kqueue_kevent: `if (!kevp->filter) continue;`): no record, no error, not
- * even with EV_RECEIPT, and the changes around it are applied.  SPEC §3.2.
+ * even with EV_RECEIPT, and the changes around it are applied.
  */
 #include "t.h"
 

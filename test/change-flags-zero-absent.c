@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C23: a change without EV_ADD on an absent knote of an open fd fails with
+ * A change without EV_ADD on an absent knote of an open fd fails with
  * ENOENT: flags 0, EV_ENABLE, EV_DISABLE and EV_KEEPUDATA alone; nothing is
- * created.  Checked as an EV_ERROR record and as -1/errno.  SPEC §3.3 step 6.
+ * created.  Checked as an EV_ERROR record and as -1/errno.
  */
 #include "t.h"
 

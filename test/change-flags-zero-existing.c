@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C22: a change with no action bits (flags 0) on an existing knote is
+ * A change with no action bits (flags 0) on an existing knote is
  * accepted as a modify and re-evaluates the filter at once: an EV_CLEAR knote
  * whose edge was consumed while data is still buffered is queued again.
- * SPEC §3.3 steps 8 and 10 (FreeBSD kqueue_register evaluates f_event after
- * every modify).
+ * FreeBSD kqueue_register evaluates f_event after every modify.
  */
 #include "t.h"
 

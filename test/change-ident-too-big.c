@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C13: for fd filters an ident above INT_MAX fails with EBADF: 2^31,
+ * For fd filters an ident above INT_MAX fails with EBADF: 2^31,
  * UINTPTR_MAX, and (64-bit) 2^32 + an open fd, which must not be truncated to
  * that fd.  Checked for ADD/DELETE on READ and WRITE, as an EV_ERROR record
- * and as -1/errno.  SPEC §3.3 step 4.
+ * and as -1/errno.
  */
 #include "t.h"
 

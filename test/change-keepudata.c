@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C17: a change with EV_KEEPUDATA on an existing knote leaves its udata as
+ * A change with EV_KEEPUDATA on an existing knote leaves its udata as
  * stored, whatever udata the change carries (here NULL): with EV_ENABLE, with
  * EV_DISABLE then EV_ENABLE, and alone.  Expressed with a READ knote on a pipe
- * (CASES writes it with a USER knote).  SPEC §3.3 step 8 (FreeBSD >= 12).
+ * (the same holds for a USER knote).  EV_KEEPUDATA exists in FreeBSD >= 12.
  */
 #include "t.h"
 

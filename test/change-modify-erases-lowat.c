@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C18: on FreeBSD every change reaching an existing fd knote replaces its
+ * On FreeBSD every change reaching an existing fd knote replaces its
  * saved fflags and data, including a bare EV_DISABLE/EV_ENABLE; so a
  * NOTE_LOWAT of 4 is erased by an EV_DISABLE change carrying fflags 0, and
- * after EV_ENABLE a single byte is reported.  [FB] FreeBSD kqueue_register
- * modify path (no touch routine for fd filters).  SPEC §3.3 step 8.
+ * after EV_ENABLE a single byte is reported.  Taken from FreeBSD's source:
+ * the kqueue_register modify path (no touch routine for fd filters).
  */
 #include "t.h"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C02: EVFILT_READ and EVFILT_WRITE on the same socket are two independent
+ * EVFILT_READ and EVFILT_WRITE on the same socket are two independent
  * knotes: both report, each with its own udata, and deleting one leaves the
- * other in place.  SPEC §1.2.
+ * other in place.
  */
 #include "t.h"
 

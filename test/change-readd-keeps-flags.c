@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C19: the flags chosen at creation (EV_CLEAR here) are kept when the knote is
+ * The flags chosen at creation (EV_CLEAR here) are kept when the knote is
  * re-added without them, and a knote created level-triggered stays level when
- * re-added with EV_CLEAR.  [FB] FreeBSD kqueue_register modify path leaves
- * kn_flags alone.  SPEC §3.3 step 8.
+ * re-added with EV_CLEAR.  Taken from FreeBSD's source: the kqueue_register
+ * modify path leaves kn_flags alone.
  */
 #include "t.h"
 

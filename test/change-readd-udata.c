@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C15: EV_ADD on an existing knote is a modify that replaces udata: the
- * record after the re-add carries the new udata.  SPEC §3.3 step 8.
+ * EV_ADD on an existing knote is a modify that replaces udata: the
+ * record after the re-add carries the new udata.
  */
 #include "t.h"
 

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C25: re-adding a knote whose event is already pending (not yet collected)
+ * Re-adding a knote whose event is already pending (not yet collected)
  * does not reset it and does not queue it twice: one record, carrying the
- * new udata.  SPEC §3.3 step 8 ("a modification never un-triggers an
- * already-queued event").
+ * new udata: a modification never un-triggers an already-queued event.
  */
 #include "t.h"
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C09: input bits in EV_SYSFLAGS (0xF000: EV_EOF, EV_ERROR, EV_DROP,
+ * Input bits in EV_SYSFLAGS (0xF000: EV_EOF, EV_ERROR, EV_DROP,
  * EV_FLAG1) are stripped before a change is processed: EV_ADD with them set
  * creates a normal knote, produces no record, and the knote's records carry
- * none of those bits.  SPEC §3.2.
+ * none of those bits.
  */
 #include "t.h"
 

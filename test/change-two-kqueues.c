@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C05: the same <sp0, EVFILT_READ> registered in two kqueues gives two
+ * The same <sp0, EVFILT_READ> registered in two kqueues gives two
  * independent knotes: each kqueue reports the data once (EV_CLEAR), with its
  * own udata; consuming or deleting in one does not affect the other.
- * SPEC §1.2.
  */
 #include "t.h"
 

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C16: every change reaching an existing knote replaces its udata unless
+ * Every change reaching an existing knote replaces its udata unless
  * EV_KEEPUDATA is given, also one with no action bits (flags 0) or a bare
  * EV_ENABLE/EV_DISABLE: a change carrying udata NULL leaves NULL.  Expressed
- * with a READ knote on a pipe (CASES writes it with a USER knote).
- * SPEC §3.3 step 8.
+ * with a READ knote on a pipe (the same holds for a USER knote).
  */
 #include "t.h"
 

@@ -3,7 +3,7 @@
  * Flag bits FreeBSD does not define (0x0400, 0x0800) are not an error:
  * kqueue_register stores the change's flags minus the action bits and hands
  * them back in every record, so they are accepted and echoed.  EV_SYSFLAGS
- * bits are stripped on input (C09 covers those).
+ * bits are stripped on input (change-sysflags-ignored covers those).
  */
 #include "t.h"
 

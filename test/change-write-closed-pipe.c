@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * D15: EV_ADD of EVFILT_WRITE on a pipe's write end whose read end is already
- * closed fails with EPIPE and creates no knote.  [FB] FreeBSD pipe_kqfilter
- * (NetBSD returns EBADF).  SPEC §3.5, §6.2.
+ * EV_ADD of EVFILT_WRITE on a pipe's write end whose read end is already
+ * closed fails with EPIPE and creates no knote.  Taken from FreeBSD's
+ * source: pipe_kqfilter (NetBSD returns EBADF).
  */
 #include "t.h"
 

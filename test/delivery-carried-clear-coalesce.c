@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * M01 across calls: an EV_CLEAR READ knote left queued by one kevent() call
- * (more were ready than it had room for) and written to again before the
- * next call is one activation: one record whose data counts both writes,
- * never a second record of the same state (SPEC 5.2, 5.6).  Found by the
- * fuzzer: the newer epoll report used to be harvested after delivery.
+ * Coalescing across calls: an EV_CLEAR READ knote left queued by one kevent()
+ * call (more were ready than it had room for) and written to again before the
+ * next call is one activation: one record whose data counts both writes, never
+ * a second record of the same state.  Found by the fuzzer: the newer epoll
+ * report used to be harvested after delivery.
  */
 #include "t.h"
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * G04 across calls: a WRITE|EV_CLEAR knote left queued by one kevent() call
- * whose pipe loses its reader before the next call is reported once, with
- * the state at delivery: EV_EOF and data 0, not the free space its earlier
- * epoll report saw followed by a second EV_EOF record (SPEC 5.3, 6.2).
+ * A pipe's EOF on WRITE, across calls: a WRITE|EV_CLEAR knote left queued by
+ * one kevent() call whose pipe loses its reader before the next call is
+ * reported once, with the state at delivery: EV_EOF and data 0, not the free
+ * space its earlier epoll report saw followed by a second EV_EOF record.
  */
 #include "t.h"
 

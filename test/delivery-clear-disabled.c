@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * M07: a READ|EV_CLEAR knote that is disabled when data arrives reports that
+ * A READ|EV_CLEAR knote that is disabled when data arrives reports that
  * data when it is enabled again (EV_ENABLE re-evaluates the filter in
  * FreeBSD's kqueue_register), once (EV_CLEAR).
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * M01: several writes between two retrievals give one record per knote whose
- * data is the amount buffered now (FreeBSD coalescing, SPEC 5.2): two 1-byte
+ * Several writes between two retrievals give one record per knote whose
+ * data is the amount buffered now (FreeBSD coalescing): two 1-byte
  * writes -> one record with data 2; three more -> one record with data 5.
  */
 #include "t.h"

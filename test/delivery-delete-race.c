@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * M11: thread B deletes a READ knote while thread A waits in kevent() on the
+ * Thread B deletes a READ knote while thread A waits in kevent() on the
  * same kqueue.  After B's kevent(EV_DELETE) has returned, A never receives
  * that knote: a call of A that starts after the delete returned must not
- * report it (a call already in progress may, SPEC 8).  Each round re-adds the
+ * report it (a call already in progress may).  Each round re-adds the
  * knote with a new udata (the round number), makes it ready (write while A
  * sleeps, or data already present at the add), deletes it after a random
  * short delay and publishes the round as deleted; A checks every record's

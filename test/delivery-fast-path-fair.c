@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * When the ready queue alone can fill a kevent() call, libkq answers from
- * it without asking epoll (the prototype's "O(1) retrieval", issue 6); a
+ * it without asking epoll (the Linux kqueue prototype's "O(1) retrieval"); a
  * descriptor that became ready meanwhile must still get its turn, as in
  * FreeBSD where its activation is queued behind the knotes already there.
  *

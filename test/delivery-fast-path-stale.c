@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A kevent() call that returns fewer records than nevents owes every
- * pending event (SPEC: nothing lost).  libkq's queue-only fast path must
+ * pending event (nothing may be lost).  libkq's queue-only fast path must
  * therefore not answer from its ready queue when a queued knote turns out
  * not to fire.  Two USER knotes are triggered (both queued), then knote 2 is
  * reset by a change with EV_CLEAR (FreeBSD's touch clears the trigger; the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * M03: the ready queue is FIFO by activation (FreeBSD knote_enqueue appends
+ * The ready queue is FIFO by activation (FreeBSD knote_enqueue appends
  * to the tail): three READ|EV_CLEAR knotes registered in the order p3, p2,
  * p1, then written in the order p1, p2, p3; get(1) three times returns p1,
  * p2, p3 in that order, and then nothing.

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * M10 (9000 pipes with READ knotes instead of 100000 USER knotes, to stay
- * below the process fd limit): one of many registered knotes becomes ready;
+ * One of many registered knotes becomes ready (9000 pipes with READ knotes,
+ * where user-many-knotes uses 100000 USER knotes, to stay below the process
+ * fd limit);
  * get returns exactly that one, quickly (no per-call cost that grows badly
  * with the number of idle knotes).  The pipe count is lowered if
  * RLIMIT_NOFILE cannot hold 9000 pipes (skip below 1000).

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * M08: kq1 watches kq2 with a level READ knote; kq2 holds a ready READ knote
+ * kq1 watches kq2 with a level READ knote; kq2 holds a ready READ knote
  * (pipe with data).  Collecting on kq1 does not drain kq2, so two gets on
  * kq1 both return {kq2, READ, 0, 0, data 1 (= knotes queued on kq2)}, and
  * kq2 still reports its pipe afterwards.  Once the pipe is drained and kq2

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * M12: a WRITE knote that is always ready must not starve a ready READ knote
+ * A WRITE knote that is always ready must not starve a ready READ knote
  * when the application collects one record at a time.  FreeBSD re-queues a
- * returned level knote at the tail (SPEC 5.5), so with the WRITE knote
+ * returned level knote at the tail, so with the WRITE knote
  * registered first, get(1) returns WRITE, READ, WRITE, READ, ...: the READ
  * knote must come within the first 2 calls, and over 10 calls each knote is
  * reported at least 4 times.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * M05 [LX-DEV]: FreeBSD queues an EV_ONESHOT knote when its data arrives and
+ * FreeBSD queues an EV_ONESHOT knote when its data arrives and
  * reports it without re-validation, even if the application read the data
  * before calling kevent().
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * SPEC 3.6: a zero timeout returns what is ready even when the knotes that
+ * A zero timeout returns what is ready even when the knotes that
  * happen to be queued first turned stale.  A READ knote is left queued and
  * its pipe drained; disabled EV_CLEAR knotes see writes (their epoll entries
  * report, but nothing is activated); a WRITE knote is then ready at once.

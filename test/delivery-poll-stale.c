@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * M09: poll() on a kqueue whose only queued knote has become stale (data read
+ * poll() on a kqueue whose only queued knote has become stale (data read
  * by the application).  FreeBSD's kqueue_poll only looks at the queue, so it
  * may say readable; any answer is allowed, but poll must not fail or report
- * POLLNVAL, and the following get returns 0 (SPEC 2.3).  Checked for a knote
+ * POLLNVAL, and the following get returns 0.  Checked for a knote
  * never retrieved and for a level knote just reported.
  */
 #include "t.h"

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * M02: 10 level-triggered READ knotes, all ready; get(3) four times.  FreeBSD
+ * 10 level-triggered READ knotes, all ready; get(3) four times.  FreeBSD
  * puts a returned level knote back at the tail of the queue, so small
  * collections rotate through all ready knotes: each call returns 3 distinct
- * knotes and together the 4 calls report all 10 (SPEC 5.5).
+ * knotes and together the 4 calls report all 10.
  */
 #include "t.h"
 

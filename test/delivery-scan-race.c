@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * M06: a knote activated while another thread is in the middle of a scan is
+ * A knote activated while another thread is in the middle of a scan is
  * never lost: it is reported by the next call (FreeBSD's scan marker leaves
  * knotes queued during a pass for the following call).
  * Setup: 64 level READ knotes always ready keep every scan busy; a writer

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * M04: a level READ knote becomes ready, then the application reads the data
+ * A level READ knote becomes ready, then the application reads the data
  * before calling kevent(): the queued knote is re-validated at retrieval,
  * found false and dropped, and the call keeps sleeping until its original
  * deadline: kevent() with a 100 ms timeout returns 0 after >= 100 ms, not

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * E01, E02: a READ knote added with EV_ADD|EV_DISABLE on a socket that
+ * A READ knote added with EV_ADD|EV_DISABLE on a socket that
  * already holds data reports nothing; EV_ENABLE then re-evaluates the filter
  * and the record is there at once with data = bytes buffered (FreeBSD
  * tests/sys/kqueue/libkqueue/read.c, disable-and-enable test).
@@ -17,12 +17,12 @@ int main(void)
 	t_socketpair(sp);
 	t_write(sp[1], "abc", 3);
 
-	/* E01: created disabled, condition already true: nothing reported. */
+	/* Created disabled, condition already true: nothing reported. */
 	t_change(kq, sp[0], EVFILT_READ, EV_ADD | EV_DISABLE, 0, 0, ud);
 	T_NO_EVENTS(kq);
 	T_NO_EVENTS(kq);
 
-	/* E02: enabling reports the pending data without any new write. */
+	/* Enabling reports the pending data without any new write. */
 	t_change(kq, sp[0], EVFILT_READ, EV_ENABLE, 0, 0, ud);
 	T_EQ(t_get(kq, ev, 8), 1);
 	T_KEVENT(&ev[0], sp[0], EVFILT_READ, 0, 0, 3, ud);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * E08, E09: READ|EV_CLEAR: two writes give one record with data 2 and
+ * READ|EV_CLEAR: two writes give one record with data 2 and
  * EV_CLEAR in the flags; reading one byte leaves one buffered but produces no
  * further record (FreeBSD read.c clear test); a new write is a new
  * activation: one record whose data is the current total (2).
@@ -18,7 +18,7 @@ int main(void)
 	t_socketpair(sp);
 	t_change(kq, sp[0], EVFILT_READ, EV_ADD | EV_CLEAR, 0, 0, ud);
 
-	/* E08 */
+	/* Two writes give one record with data 2; reading does not re-arm. */
 	t_write(sp[1], "a", 1);
 	t_write(sp[1], "b", 1);
 	T_EQ(t_get(kq, ev, 8), 1);
@@ -27,7 +27,7 @@ int main(void)
 	T_EQ(read(sp[0], &c, 1), 1);
 	T_NO_EVENTS(kq);
 
-	/* E09 */
+	/* A new write re-arms the edge: data 2 (the bytes unread). */
 	t_write(sp[1], "c", 1);
 	T_EQ(t_get(kq, ev, 8), 1);
 	T_KEVENT(&ev[0], sp[0], EVFILT_READ, EV_CLEAR, 0, 2, ud);

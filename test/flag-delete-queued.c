@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * E06: EV_DELETE of a READ knote whose event is pending drops the event:
+ * EV_DELETE of a READ knote whose event is pending drops the event:
  * the next collection returns nothing, and the knote is really gone (a second
  * EV_DELETE fails ENOENT, new data produces nothing).  Checked for a knote
  * never retrieved and for a level knote that was just reported (queued

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * E05: EV_DISABLE on a READ knote whose event is already pending suppresses
+ * EV_DISABLE on a READ knote whose event is already pending suppresses
  * it: the next collection returns nothing (FreeBSD's scan drops disabled
  * knotes it finds on the queue).  Checked for a knote that was never
  * retrieved and for a level knote that was just reported (and so is queued

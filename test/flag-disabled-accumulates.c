@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * E03, E04 (expressed with a READ knote instead of EVFILT_USER): data that
+ * Checked with a READ knote (user-disable does it with USER knotes): data that
  * arrives while the knote is disabled produces no record; EV_ENABLE then
  * reports it with data = everything buffered meanwhile (FreeBSD: a disabled
  * knote stays attached to its source, EV_ENABLE re-evaluates the filter).
@@ -18,14 +18,14 @@ int main(void)
 	t_change(kq, p[0], EVFILT_READ, EV_ADD, 0, 0, ud);
 	T_NO_EVENTS(kq);
 
-	/* E03: disabled, then data arrives: nothing. */
+	/* Disabled, then data arrives: nothing. */
 	t_change(kq, p[0], EVFILT_READ, EV_DISABLE, 0, 0, ud);
 	t_write(p[1], "x", 1);
 	T_NO_EVENTS(kq);
 	t_write(p[1], "yz", 2);
 	T_NO_EVENTS(kq);
 
-	/* E04: enable: one record carrying all the bytes written meanwhile. */
+	/* Enable: one record carrying all the bytes written meanwhile. */
 	t_change(kq, p[0], EVFILT_READ, EV_ENABLE, 0, 0, ud);
 	T_EQ(t_get(kq, ev, 8), 1);
 	T_KEVENT(&ev[0], p[0], EVFILT_READ, 0, 0, 3, ud);

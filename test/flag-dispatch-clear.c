@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * E14: READ|EV_DISPATCH|EV_CLEAR: one record, then silence; EV_ENABLE
+ * READ|EV_DISPATCH|EV_CLEAR: one record, then silence; EV_ENABLE
  * re-evaluates the filter (FreeBSD kqueue_register), so the byte that is
  * still buffered is reported again although EV_CLEAR reset the state at the
  * first retrieval.  After that second record the knote is disabled again.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * E13: after an EV_DISPATCH knote delivered its record it is disabled, not
+ * After an EV_DISPATCH knote delivered its record it is disabled, not
  * deleted: EV_DELETE on it succeeds (FreeBSD read.c dispatch test); after
  * that it is really gone (second EV_DELETE and EV_ENABLE fail ENOENT).
  */

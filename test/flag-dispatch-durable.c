@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * E15 (expressed with READ knotes instead of EVFILT_USER): an EV_DISPATCH
- * knote that was disabled by its delivery keeps watching its source: data
- * written while it is disabled gives no record, and EV_ENABLE reports it.
+ * Checked with READ knotes (user-dispatch does it with USER knotes): an
+ * EV_DISPATCH knote that was disabled by its delivery keeps watching its
+ * source: data written while it is disabled gives no record, and EV_ENABLE
+ * reports it.
  * (a) byte left unread, more written while disabled: enable -> data 3;
  * (b) byte read first, new bytes written while disabled: enable -> data 2,
  *     so the record comes only from what arrived while disabled.

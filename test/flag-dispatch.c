@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * E11, E12: READ|EV_DISPATCH: one record (EV_DISPATCH in the flags), then the
+ * READ|EV_DISPATCH: one record (EV_DISPATCH in the flags), then the
  * knote is disabled and silent although the byte is unread; EV_ENABLE
  * re-evaluates the filter, so the still-true condition is reported again at
  * once, after which the knote is disabled again (FreeBSD read.c dispatch
@@ -18,14 +18,14 @@ int main(void)
 	t_socketpair(sp);
 	t_change(kq, sp[0], EVFILT_READ, EV_ADD | EV_DISPATCH, 0, 0, ud);
 
-	/* E11 */
+	/* One record, then the knote is disabled: nothing more. */
 	t_write(sp[1], "x", 1);
 	T_EQ(t_get(kq, ev, 8), 1);
 	T_KEVENT(&ev[0], sp[0], EVFILT_READ, EV_DISPATCH, 0, 1, ud);
 	T_NO_EVENTS(kq);
 	T_NO_EVENTS(kq);
 
-	/* E12 */
+	/* EV_ENABLE: the unread byte is reported again. */
 	t_change(kq, sp[0], EVFILT_READ, EV_ENABLE, 0, 0, ud);
 	T_EQ(t_get(kq, ev, 8), 1);
 	T_KEVENT(&ev[0], sp[0], EVFILT_READ, EV_DISPATCH, 0, 1, ud);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * E18 [FB] (READ instead of EVFILT_USER): EV_FORCEONESHOT on an existing
+ * Taken from FreeBSD's source, checked with READ knotes (user-forceoneshot
+ * does it with USER knotes): EV_FORCEONESHOT on an existing
  * knote marks it one-shot and activates it at once (FreeBSD kqueue_register:
  * kn_flags |= EV_ONESHOT; KNOTE_ACTIVATE).  The record comes with EV_ONESHOT
  * in its flags and the knote is deleted at retrieval (EV_DELETE -> ENOENT).

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * E17 (READ instead of EVFILT_USER): changes carrying EV_KEEPUDATA
- * (EV_DISABLE|EV_KEEPUDATA, EV_ENABLE|EV_KEEPUDATA, bare EV_KEEPUDATA) leave
- * the stored udata alone, so the record carries the udata given at EV_ADD,
- * also for a level knote modified while it is queued.  A modification
- * without EV_KEEPUDATA replaces it (FreeBSD kqueue_register), which shows the
- * flag is what kept it.
+ * Checked with READ knotes (user-keepudata does it with USER knotes): changes
+ * carrying EV_KEEPUDATA (EV_DISABLE|EV_KEEPUDATA, EV_ENABLE|EV_KEEPUDATA, bare
+ * EV_KEEPUDATA) leave the stored udata alone, so the record carries the udata
+ * given at EV_ADD, also for a level knote modified while it is queued.  A
+ * modification without EV_KEEPUDATA replaces it (FreeBSD kqueue_register),
+ * which shows the flag is what kept it.
  */
 #include "t.h"
 

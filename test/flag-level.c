@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * E10: a READ knote without EV_CLEAR is level-triggered: while the byte stays
+ * A READ knote without EV_CLEAR is level-triggered: while the byte stays
  * unread every collection reports it again (data 1); once drained, nothing.
  */
 #include "t.h"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * E16 (READ instead of EVFILT_USER): EV_ONESHOT|EV_DISPATCH: one record with
+ * Checked with READ knotes (user-oneshot-dispatch does it with a USER knote):
+ * EV_ONESHOT|EV_DISPATCH: one record with
  * both flags, and one-shot wins over dispatch: the knote is deleted at
  * retrieval, not merely disabled, so EV_DELETE and EV_ENABLE fail ENOENT
  * (FreeBSD kqueue_scan tests EV_ONESHOT before the EV_DISPATCH handling).

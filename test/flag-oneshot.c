@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * E07: READ|EV_ONESHOT: one record (EV_ONESHOT in the returned flags), then
+ * READ|EV_ONESHOT: one record (EV_ONESHOT in the returned flags), then
  * nothing even though the byte is still unread and more arrives; the knote
  * was deleted at retrieval, so EV_DELETE fails ENOENT (FreeBSD read.c
  * oneshot test).

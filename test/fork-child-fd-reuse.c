@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * P03: in a fork child the parent's kqueue number is free (SPEC §2.4), so
+ * In a fork child the parent's kqueue number is free, so
  * the child's own opens get it like any free number: the child opens
  * /dev/null until it is handed the kqueue's number (the lowest free numbers
  * come first), uses that descriptor normally, and creates its own kqueue,

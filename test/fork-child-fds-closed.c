@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * SPEC §2.4, LINUX-MAPPING §6.10: in a fork child every descriptor libkq
+ * Fork: in a fork child every descriptor libkq
  * created is closed (the child has none of the parent's kqueues, and holds
  * no epoll, eventfd, timerfd, signalfd, inotify, pidfd or netlink descriptor
  * of the library).  The parent lists /proc/self/fd before creating two

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * P02 and LINUX-MAPPING §6.10: nothing a fork child does reaches the
+ * Nothing a fork child does reaches the
  * parent's kqueue except the real effects on shared files.  Parent knotes:
  * READ on a pipe, USER ident 7, SIGNAL SIGUSR1 (program handler), VNODE
  * NOTE_WRITE on a file, PROC NOTE_EXIT on the child.  The child: kevent() on
@@ -133,7 +133,8 @@ int main(void)
 				if (seen & 2)
 					T_FAIL("NOTE_WRITE reported twice");
 				/* the append grew the file: FreeBSD
-				 * reports the whole hint (H02) */
+				 * reports the whole hint,
+				 * NOTE_WRITE|NOTE_EXTEND */
 				T_KEVENT(&ev[i], file, EVFILT_VNODE, EV_CLEAR,
 					 NOTE_WRITE | NOTE_EXTEND, 0, uv);
 				seen |= 2;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * P01 [LX-DEV]: the fork child has none of its parent's kqueues (FreeBSD
- * fdcopy does not copy kqueue descriptors, SPEC §2.4): for a kqueue from
+ * The fork child has none of its parent's kqueues (FreeBSD
+ * fdcopy does not copy kqueue descriptors): for a kqueue from
  * kqueue() holding READ, USER and TIMER knotes, one from
  * kqueuex(KQUEUE_CLOEXEC) and an empty one from kqueue1(0), the child's
  * fstat(), fcntl(F_GETFD), kevent() (collect, and a change) and close() on

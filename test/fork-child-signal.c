@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * SPEC §2.4, §6.9, LINUX-MAPPING §6.10: a parent with EVFILT_SIGNAL knotes
+ * Fork and EVFILT_SIGNAL: a parent with EVFILT_SIGNAL knotes
  * forks; the child has no kqueue, so its signal dispositions must be the
  * program's own again, not libkq's.  Parent set-up: SIGUSR1 has a program
  * handler (SA_RESTART, SIGUSR2 in sa_mask) installed before its knote;

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * P06 [EXT]: FreeBSD 15's kqueuex(KQUEUE_CPONFORK) copies the queue into fork
+ * FreeBSD 15's kqueuex(KQUEUE_CPONFORK) copies the queue into fork
  * children, so a one-shot timer fires once in the parent and once in the
  * child.  Deviation from FreeBSD: a user-space queue cannot be copied
  * (every kernel-side registration would have to be re-created in the
  * child), so the library refuses the flag with EINVAL, also combined with
- * KQUEUE_CLOEXEC (LINUX-MAPPING §6.10), creating no descriptor.  With an
+ * KQUEUE_CLOEXEC, creating no descriptor.  With an
  * ordinary kqueue the FreeBSD test's scenario gives: the one-shot timer
  * fires once in the parent and never in the child, which has no kqueue.
- * (P07, a CPONFORK queue dropping knotes on other kqueues, does not apply;
- * P08, rfork, does not exist on Linux.)
+ * (FreeBSD's further tests, a CPONFORK queue dropping knotes on other
+ * kqueues, do not apply; rfork does not exist on Linux.)
  */
 #include "t.h"
 

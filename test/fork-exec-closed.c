@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * P04, P05: a kqueue does not survive execve().  P05: kqueuex(KQUEUE_CLOEXEC)
+ * A kqueue does not survive execve().  kqueuex(KQUEUE_CLOEXEC)
  * and kqueue1(O_CLOEXEC) descriptors are closed in the new image (FreeBSD
- * too).  P04: Deviation from FreeBSD: FreeBSD keeps a plain kqueue()
+ * too).  Deviation from FreeBSD: FreeBSD keeps a plain kqueue()
  * descriptor open across exec, but the library creates every kqueue
  * close-on-exec, because its user-space state cannot survive execve (an
- * inherited descriptor would be an unusable epoll set); SPEC §2.4.  The test
+ * inherited descriptor would be an unusable epoll set).  The test
  * re-executes itself (fork + execv of /proc/self/exe, and posix_spawn) with
  * the numbers on the command line; the new image checks that each is
  * closed (fcntl F_GETFD -> EBADF) before doing anything else.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * SPEC §2.4, LINUX-MAPPING §6.10: the parent keeps working after many forks.
+ * Fork: the parent keeps working after many forks.
  * 60 forks, alternately from the main thread and from a short-lived
  * thread, while (a) a waiter thread sleeps in kevent() on kq2 and (b) a busy
  * thread collects a level READ knote on kq3 in a loop (so forks happen while

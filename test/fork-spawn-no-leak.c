@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * SPEC §2.4, LINUX-MAPPING §6.10: posix_spawn() (and vfork) run no atfork
+ * Fork: posix_spawn() (and vfork) run no atfork
  * handler, so nothing of libkq may leak into the spawned program: every
  * descriptor libkq creates must be close-on-exec.  The test creates a kqueue
  * with READ, WRITE, USER, TIMER, SIGNAL, PROC and VNODE knotes (and a

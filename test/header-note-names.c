@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * LINUX-MAPPING §6.8a: the installed <sys/event.h> defines every NOTE_* name
+ * The installed <sys/event.h> defines every NOTE_* name
  * FreeBSD's <sys/event.h> (14.x) gives programs, with FreeBSD's value, and
  * does not #undef any of them when other system headers are included after
  * it (programs test "#ifdef NOTE_REVOKE" and the like).  The names of

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * B09 [LX-DEV]: FreeBSD's kevent() returns -1/EFAULT when the event list is
+ * FreeBSD's kevent() returns -1/EFAULT when the event list is
  * not writable, because the kernel copies records out with copyout().
  *
  * Deviation from FreeBSD: libkq runs in the caller's address space and writes

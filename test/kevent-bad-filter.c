@@ -4,7 +4,7 @@
  * EVFILT_SYSCOUNT, -99, SHRT_MIN, positive values) fails with EINVAL:
  * -1/EINVAL with nevents = 0, an EV_ERROR record (data EINVAL, ident/filter
  * /udata echoed) with room in the eventlist (FreeBSD kqueue_register ->
- * kqueue_fo_find; SPEC 3.3 step 2, 3.4).  With EV_ADD, EV_DELETE or no
+ * kqueue_fo_find).  With EV_ADD, EV_DELETE or no
  * action; the queue is unaffected.
  */
 #include "t.h"

@@ -5,7 +5,8 @@
  * ((uintptr_t)-1) -- fails with EBADF for EV_ADD and EV_DELETE, as
  * -1/errno and as an EV_ERROR record, never crashes and registers nothing
  * (FreeBSD kqueue_register: ident > INT_MAX or fget failure -> EBADF;
- * SPEC 3.3 step 4).  Overlaps C13/C14, which use a single value each.
+ * the descriptor is looked up before the knote).  Overlaps
+ * change-ident-too-big and change-closed-fd, which use a single value each.
  */
 #include "t.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * B01, B02: kevent() on a descriptor that is not a kqueue fails with
+ * kevent() on a descriptor that is not a kqueue fails with
  * -1/EBADF (FreeBSD kqueue_acquire / fget): a regular file, a pipe, a
  * socket, a foreign epoll fd, a closed number, a closed kqueue's number,
  * -1, INT_MIN, INT_MAX, with and without changes, and never applies the
@@ -50,7 +50,7 @@ int main(void)
 	t_pipe(p);
 	EV_SET(&ch, p[0], EVFILT_READ, EV_ADD, 0, 0, NULL);
 
-	/* B01: regular file. */
+	/* A regular file. */
 	const char *path;
 	int file = t_tmp_file(&path);
 	unlink(path);
@@ -65,7 +65,7 @@ int main(void)
 	T_ASSERT(ep >= 0);
 	check(ep, "epoll fd not created by kqueue()");
 
-	/* B02: closed descriptor numbers. */
+	/* Closed descriptor numbers. */
 	int fd = open("/dev/null", O_RDONLY);
 	T_ASSERT(fd >= 0);
 	T_EQ(close(fd), 0);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * B05, B06, B07: an invalid timeout (tv_nsec outside [0, 10^9), tv_sec < 0)
+ * An invalid timeout (tv_nsec outside [0, 10^9), tv_sec < 0)
  * with nevents > 0 makes kevent() fail with -1/EINVAL (FreeBSD kqueue_scan,
  * timespecvalid_interval).  The check happens when the scan starts, so
- * changes in the same call are applied first (B07).
+ * changes in the same call are applied first.
  */
 #include "t.h"
 
@@ -14,8 +14,8 @@ int main(void)
 	int kq = t_kqueue();
 	struct kevent ev[2];
 	static const struct timespec bad[] = {
-		{ 0, 1000000000 },      /* B05 */
-		{ -1, 0 },              /* B06 */
+		{ 0, 1000000000 },      /* tv_nsec too big */
+		{ -1, 0 },              /* tv_sec negative */
 		{ 0, -5 },
 		{ 0, -1 },
 		{ 1, LONG_MAX },
@@ -32,7 +32,7 @@ int main(void)
 			       bad[i].tv_nsec, r, errno, strerror(errno));
 	}
 
-	/* B07: the ADD is applied although the call fails. */
+	/* The ADD is applied although the call fails. */
 	int p[2];
 	t_pipe(p);
 	t_write(p[1], "ab", 2);

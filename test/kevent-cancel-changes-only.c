@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * B22: kevent() with nevents = 0 is not a cancellation point (FreeBSD
+ * kevent() with nevents = 0 is not a cancellation point (FreeBSD
  * kevent(2) CANCELLATION BEHAVIOUR): with a cancellation request pending
  * (deferred type), a call with one change and nevents = 0 applies the change
  * and returns 0 normally; the request is then acted upon at

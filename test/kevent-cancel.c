@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * B21: kevent() with nevents > 0 is a cancellation point (FreeBSD kevent(2)
+ * kevent() with nevents > 0 is a cancellation point (FreeBSD kevent(2)
  * CANCELLATION BEHAVIOUR): a thread blocked in it (NULL timeout, and a 5 s
  * timeout) is cancelled by pthread_cancel, pthread_join returns
  * PTHREAD_CANCELED, and the kqueue remains fully usable afterwards (no lock

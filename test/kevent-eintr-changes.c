@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * B16: kevent(kq, ch, 1, ev, 1, NULL) with one ADD in the changelist,
+ * kevent(kq, ch, 1, ev, 1, NULL) with one ADD in the changelist,
  * interrupted by a caught SIGALRM (SA_RESTART) while waiting, returns
  * -1/EINTR and the ADD is in effect afterwards (FreeBSD kevent(2) ERRORS:
  * "all changes in the changelist have been applied").

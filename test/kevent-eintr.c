@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * B15: a caught signal (SIGALRM, handler installed with SA_RESTART) during a
+ * A caught signal (SIGALRM, handler installed with SA_RESTART) during a
  * kevent() wait with a NULL timeout ends the call with -1/EINTR; kevent() is
  * never restarted (FreeBSD kern_kevent maps ERESTART to EINTR).
  */

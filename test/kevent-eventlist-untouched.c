@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * B18: with 2 ready knotes, a collection with nevents = 8 returns 2 and does
+ * With 2 ready knotes, a collection with nevents = 8 returns 2 and does
  * not write ev[2..7] (FreeBSD kqueue_scan copies out only the records it
  * returns).
  */

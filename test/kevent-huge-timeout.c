@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * B20: a timeout with tv_sec > INT32_MAX (here INT32_MAX + 1 and the largest
+ * A timeout with tv_sec > INT32_MAX (here INT32_MAX + 1 and the largest
  * time_t) is valid and treated as infinite (FreeBSD kqueue_scan), so a wait
  * that an event from another thread ends after 10 ms returns 1 -- not
  * EINVAL, and not an early 0 from an overflowing deadline.  INT32_MAX

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * B03, B04: a negative nchanges or nevents makes kevent() fail with
+ * A negative nchanges or nevents makes kevent() fail with
  * -1/EINVAL (FreeBSD kqueue_kevent: nchanges < 0 -> EINVAL before anything
  * is read, so also with a NULL changelist; kqueue_scan: nevents < 0 ->
  * EINVAL).  The call must never crash and never write the eventlist.
@@ -20,15 +20,15 @@ int main(void)
 	memset(ev, 0x5a, sizeof ev);
 	memset(pattern, 0x5a, sizeof pattern);
 
-	/* B03 */
+	/* A negative nchanges. */
 	T_ERRNO(kevent(kq, &ch, -1, NULL, 0, NULL), EINVAL);
 	T_ERRNO(kevent(kq, &ch, -1, ev, 2, &z), EINVAL);
 	T_ERRNO(kevent(kq, &ch, INT_MIN, ev, 2, &z), EINVAL);
 	T_ERRNO(kevent(kq, NULL, -1, NULL, 0, NULL), EINVAL);
 	T_ERRNO(kevent(kq, NULL, INT_MIN, ev, 2, &z), EINVAL);
 
-	/* B04 (a ready knote exists, so a negative count used as a size
-	 * would be noticed). */
+	/* A negative nevents (a ready knote exists, so a negative count used
+	 * as a size would be noticed). */
 	t_change(kq, p[0], EVFILT_READ, EV_ADD, 0, 0, NULL);
 	t_write(p[1], "x", 1);
 	T_ERRNO(kevent(kq, NULL, 0, ev, -1, &z), EINVAL);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * B17: with 5 ready knotes, a collection with nevents = 3 returns exactly 3
+ * With 5 ready knotes, a collection with nevents = 3 returns exactly 3
  * records, each for a different ready knote (FreeBSD kevent(2): at most
  * nevents records).
  */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * B08: nchanges > 0 with a NULL changelist fails with -1/EFAULT (FreeBSD:
+ * nchanges > 0 with a NULL changelist fails with -1/EFAULT (FreeBSD:
  * copyin fault).  Likewise nevents > 0 with a NULL eventlist (library
- * decision, SPEC 3.1: an unwritable eventlist is EFAULT; the library checks
+ * decision: an unwritable eventlist is EFAULT; the library checks
  * NULL, not other garbage pointers).  Neither may crash, also when events
  * are ready to be copied out.  NULL lists with zero counts are fine.
  */
@@ -15,7 +15,7 @@ int main(void)
 	struct kevent ev[2];
 	struct timespec z = { 0, 0 };
 
-	/* B08 */
+	/* A NULL changelist with nchanges > 0. */
 	T_ERRNO(kevent(kq, NULL, 1, NULL, 0, NULL), EFAULT);
 	T_ERRNO(kevent(kq, NULL, 1, ev, 2, &z), EFAULT);
 	T_ERRNO(kevent(kq, NULL, 1000, ev, 2, &z), EFAULT);

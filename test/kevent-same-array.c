@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * B19: the same array may serve as changelist and eventlist (FreeBSD
+ * The same array may serve as changelist and eventlist (FreeBSD
  * kevent(2)); an ADD of an immediately ready knote with nevents = 1 returns
  * 1 and the record overwrites the change slot.  Also with three changes and
  * three records in one array.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * B14: very short timeouts (1 us, 1 ns) on an empty queue return 0 and never
- * before the requested time has passed (SPEC 3.6: the timeout is a minimum;
+ * Very short timeouts (1 us, 1 ns) on an empty queue return 0 and never
+ * before the requested time has passed (the timeout is a minimum;
  * the library must round up, never down, e.g. when converting to epoll's
  * milliseconds).  1.5 ms and 2.5 ms catch a rounding down to whole
  * milliseconds.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * B13: a 50 ms timeout on a queue without ready knotes returns 0 after at
+ * A 50 ms timeout on a queue without ready knotes returns 0 after at
  * least 50 ms (FreeBSD kevent(2)).
  */
 #include "t.h"

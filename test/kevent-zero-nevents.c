@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * B10, B11: with nevents = 0 kevent() returns 0 at once after applying the
+ * With nevents = 0 kevent() returns 0 at once after applying the
  * changes, whatever the timeout (NULL or 5 s), without waiting and without
  * consuming ready events (FreeBSD kevent(2); kqueue_scan returns at once for
  * maxevents == 0).

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * B12: a zero timeout {0, 0} on an empty queue returns 0 immediately (FreeBSD
+ * A zero timeout {0, 0} on an empty queue returns 0 immediately (FreeBSD
  * kevent(2): a zero timespec polls).
  */
 #include "t.h"

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A06: FreeBSD's plain kqueue() descriptor does not have FD_CLOEXEC set.
+ * FreeBSD's plain kqueue() descriptor does not have FD_CLOEXEC set.
  * Deviation from FreeBSD: the library creates every kqueue close-on-exec,
  * also from kqueue(), kqueuex(0) and kqueue1(0), because its user-space
  * state cannot survive execve (an inherited descriptor would be an empty,
- * unusable epoll fd); SPEC 2.4, LINUX-MAPPING 2.  This test checks the
+ * unusable epoll fd).  This test checks the
  * library's documented behaviour.
  */
 #include "t.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A19: closing a kqueue releases all of its knotes.  A kqueue with knotes
+ * Closing a kqueue releases all of its knotes.  A kqueue with knotes
  * on 1000 descriptors (READ on the read ends and WRITE on the write ends of
  * 500 pipes, all of them active) is created and closed 2000 times; the
  * process's descriptor count must not change and its resident memory must

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A20: thread T waits in kevent() on kq; another thread close()s kq.
+ * Thread T waits in kevent() on kq; another thread close()s kq.
  * FreeBSD: T keeps its file reference and returns only at the next
- * event/timeout/signal.  Library decision (permitted extension, SPEC 2.2):
+ * event/timeout/signal.  Library decision (a permitted extension):
  * the waiter returns promptly with -1/EBADF.  Checked: no crash, T returns
  * -1/EBADF well before its 3 s timeout, and a new kqueue (which typically
  * reuses the descriptor number) works normally afterwards.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A01, A02: kqueue() returns a new descriptor for an empty queue (a
+ * kqueue() returns a new descriptor for an empty queue (a
  * zero-timeout collection returns 0 records) and close() of it succeeds;
  * afterwards the number is no longer a kqueue (EBADF).
  */

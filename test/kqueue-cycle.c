@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A18: kq1 registered in kq2, then kq2 in kq1.  FreeBSD accepts the second
+ * kq1 registered in kq2, then kq2 in kq1.  FreeBSD accepts the second
  * EV_ADD (kqueue_register only rejects self-registration).
  * Deviation from FreeBSD: the library's kqueues are epoll fds and Linux
- * rejects epoll loops, so the closing EV_ADD fails with ELOOP (SPEC 2.3
- * permits this); checked for a 2-cycle and a 3-cycle, as -1/errno and as an
+ * rejects epoll loops, so the closing EV_ADD fails with ELOOP (an accepted
+ * deviation); checked for a 2-cycle and a 3-cycle, as -1/errno and as an
  * EV_ERROR record.  The non-cyclic registrations keep working.
  */
 #include "t.h"

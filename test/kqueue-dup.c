@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Library decision (companion of A17): a dup() of a kqueue descriptor is not
- * a kqueue for kevent() (-1/EBADF), since the queue's state belongs to the
- * original descriptor; the original keeps working, also after the copy is
- * closed.  Deviation from FreeBSD: there a dup()ed kqueue descriptor refers
- * to the same queue; the library cannot follow duplicated epoll fds.
- * FreeBSD-identical part: after dup2() puts another file on the kqueue's
- * number, that number is no longer a kqueue (EBADF) (FreeBSD
+ * Library decision (companion of kqueue-scm-rights): a dup() of a kqueue
+ * descriptor is not a kqueue for kevent() (-1/EBADF), since the queue's state
+ * belongs to the original descriptor; the original keeps working, also after
+ * the copy is closed.  Deviation from FreeBSD: there a dup()ed kqueue
+ * descriptor refers to the same queue; the library cannot follow duplicated
+ * epoll fds.  FreeBSD-identical part: after dup2() puts another file on the
+ * kqueue's number, that number is no longer a kqueue (EBADF) (FreeBSD
  * kqueue_acquire).
  */
 #include "t.h"

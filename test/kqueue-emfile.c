@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A07: with the RLIMIT_NOFILE soft limit exhausted, kqueue() fails with
+ * With the RLIMIT_NOFILE soft limit exhausted, kqueue() fails with
  * -1/EMFILE (FreeBSD kqueue(2) ERRORS).  Also checked: with exactly one
  * descriptor slot free, kqueue() either succeeds or fails with EMFILE
  * without leaking a descriptor, and once the limit is restored kqueue()

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A04: kqueuex() with an unknown flag bit (0x80) fails with EINVAL and
+ * kqueuex() with an unknown flag bit (0x80) fails with EINVAL and
  * creates no descriptor (FreeBSD sys_kqueuex rejects every bit except
  * KQUEUE_CLOEXEC).  Library decisions checked as well: KQUEUE_CPONFORK
  * (FreeBSD 15) is not supported -> EINVAL, and kqueue1() accepts only

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A16: ioctl(kq, FIONREAD) fails.  FreeBSD (kqueue_ioctl) returns ENOTTY.
+ * ioctl(kq, FIONREAD) fails.  FreeBSD (kqueue_ioctl) returns ENOTTY.
  * Deviation from FreeBSD: the library's kqueue is an epoll fd and the
  * library does not interpose ioctl(), so the kernel answers: ENOTTY on Linux
  * < 6.9, EINVAL on Linux >= 6.9 (epoll gained an ioctl handler for

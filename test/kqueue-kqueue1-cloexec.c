@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A05: kqueue1(O_CLOEXEC) returns a working kqueue with FD_CLOEXEC set
+ * kqueue1(O_CLOEXEC) returns a working kqueue with FD_CLOEXEC set
  * (NetBSD kqueue1, declared by FreeBSD >= 14).
  */
 #include "t.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A03: kqueuex(KQUEUE_CLOEXEC) returns a working kqueue whose descriptor has
+ * kqueuex(KQUEUE_CLOEXEC) returns a working kqueue whose descriptor has
  * FD_CLOEXEC set (FreeBSD >= 14 sys_kqueuex).
  */
 #include "t.h"

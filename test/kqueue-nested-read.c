@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A11: EVFILT_READ on a kqueue descriptor (kq2 registered in kq1) reports
+ * EVFILT_READ on a kqueue descriptor (kq2 registered in kq1) reports
  * one record whose data is the number of knotes queued in kq2 (FreeBSD
  * filt_kqueue: kn_data = kq_count); here kq2 has 3 ready pipe READ knotes,
  * so data = 3.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A13: a kqueue descriptor supports only EVFILT_READ; EV_ADD {kq2,
+ * A kqueue descriptor supports only EVFILT_READ; EV_ADD {kq2,
  * EVFILT_WRITE} in kq1 fails with EINVAL (FreeBSD kqueue_kqfilter), both as
  * -1/errno and as an EV_ERROR record.
  */

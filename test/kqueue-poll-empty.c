@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A08: poll(kq, POLLIN, 0) on a kqueue without knotes, or whose knotes are
+ * poll(kq, POLLIN, 0) on a kqueue without knotes, or whose knotes are
  * not ready, reports nothing (FreeBSD kqueue_poll: readable iff a knote is
  * queued).
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A09, A10: a kqueue with a triggered knote (a pipe READ knote with data) is
+ * A kqueue with a triggered knote (a pipe READ knote with data) is
  * readable for poll() (POLLIN) but never writable (POLLOUT not set)
  * (FreeBSD kqueue_poll).  The library's kqueue is an epoll fd, so select()
  * and a foreign epoll instance see the same readiness.
@@ -19,13 +19,13 @@ int main(void)
 	t_change(kq, p[0], EVFILT_READ, EV_ADD, 0, 0, NULL);
 	t_write(p[1], "abc", 3);
 
-	/* A09 */
+	/* poll() for POLLIN reports it. */
 	struct pollfd pfd = { .fd = kq, .events = POLLIN };
 	T_EQ(poll(&pfd, 1, 0), 1);
 	if (!(pfd.revents & POLLIN))
 		T_FAIL("POLLIN not set: revents 0x%x", pfd.revents);
 
-	/* A10 */
+	/* POLLIN|POLLOUT: only POLLIN. */
 	pfd.events = POLLIN | POLLOUT;
 	pfd.revents = 0;
 	T_EQ(poll(&pfd, 1, 0), 1);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A15: read() and write() on a kqueue descriptor fail (FreeBSD
+ * read() and write() on a kqueue descriptor fail (FreeBSD
  * invfo_rdwr: EOPNOTSUPP).  The library's kqueue is an epoll fd, for which
  * Linux returns EINVAL; the test asserts failure, accepts either errno, and
  * checks the queue is unaffected.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A17: FreeBSD refuses to pass a kqueue descriptor over a UNIX socket
+ * FreeBSD refuses to pass a kqueue descriptor over a UNIX socket
  * (SCM_RIGHTS -> EOPNOTSUPP).
  * Deviation from FreeBSD: the library's kqueue is an epoll fd, which Linux
  * lets through SCM_RIGHTS, and the library cannot intercept sendmsg for

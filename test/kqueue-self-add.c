@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A12: registering a kqueue in itself ({kq, EVFILT_READ} added to kq) fails
+ * Registering a kqueue in itself ({kq, EVFILT_READ} added to kq) fails
  * with EINVAL, as -1/errno with nevents = 0 and as an EV_ERROR record with
  * room in the eventlist (FreeBSD kqueue_register).
  */

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * LINUX-MAPPING §6.8a, SPEC §7: a server closes an accepted TCP socket X
- * without EV_DELETE (its READ|EV_CLEAR and WRITE knotes had events queued);
- * the next accept() returns the same number X.  Nothing is reported for X
- * until the program adds knotes again; EV_ADD {X, READ} and {X, WRITE} with
- * a new udata succeed and create fresh knotes (level, not the old EV_CLEAR)
- * that report the new connection's data and nothing of the old one (its
- * peer's data and close).
+ * Descriptor reuse as event loops meet it: a server closes an accepted TCP
+ * socket X without EV_DELETE (its READ|EV_CLEAR and WRITE knotes had events
+ * queued); the next accept() returns the same number X.  Nothing is reported
+ * for X until the program adds knotes again; EV_ADD {X, READ} and {X, WRITE}
+ * with a new udata succeed and create fresh knotes (level, not the old
+ * EV_CLEAR) that report the new connection's data and nothing of the old one
+ * (its peer's data and close).
  */
 #include "t.h"
 

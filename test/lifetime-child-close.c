@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * N14: descriptors closed in a fork child do not touch the parent's knotes:
- * the child has its own descriptor table (and no kqueue at all, SPEC §2.4),
+ * Descriptors closed in a fork child do not touch the parent's knotes:
+ * the child has its own descriptor table (and no kqueue at all),
  * so its close(), dup2() onto a watched number and closefrom(3) remove
- * nothing in the parent (SPEC §7 is per process).  The parent's queued READ
- * event is still reported, with more data later, and its WRITE knote on the
- * pipe's write end still reports.
+ * nothing in the parent (closing removes knotes per process).  The parent's
+ * queued READ event is still reported, with more data later, and its WRITE
+ * knote on the pipe's write end still reports.
  */
 #include "t.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * N09: READ, WRITE and VNODE knotes on one regular-file descriptor all go
+ * READ, WRITE and VNODE knotes on one regular-file descriptor all go
  * when it is closed (FreeBSD knote_fdclose walks every knote of the number):
  * no record afterwards, not even a NOTE_WRITE for a write through another
  * descriptor of the same file; EV_DELETE of each -> EBADF.  Reopening the

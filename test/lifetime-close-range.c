@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * N12: knotes die with their descriptor also when it is closed by
+ * Knotes die with their descriptor also when it is closed by
  * close_range() or closefrom(): no record for them afterwards, and
  * EV_DELETE of the number says EBADF (the number is no longer open), as
  * after a plain close().  close_range(CLOSE_RANGE_CLOEXEC) closes nothing,

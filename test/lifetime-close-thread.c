@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * N11: thread A registers a READ knote and waits in kevent(); thread B (main)
+ * Thread A registers a READ knote and waits in kevent(); thread B (main)
  * closes the watched descriptor while A sleeps.  A gets no record for it
- * afterwards, nothing crashes (SPEC §7, §8).
+ * afterwards, nothing crashes.
  * Part 1 (deterministic): A sleeps in kevent() (500 ms timeout); B closes
  * the socket while a dup keeps its file open, sends data to it, and puts a
  * new pipe with data on the same number: A's call returns 0, later calls
@@ -181,7 +181,7 @@ int main(void)
 {
 #ifdef __SANITIZE_THREAD__
 	/* This test closes a descriptor while another thread's kevent() looks
-	 * at it (CASES N11).  libkq orders the two (its close() takes the
+	 * at it.  libkq orders the two (its close() takes the
 	 * kqueue's lock first), but ThreadSanitizer's own close() interceptor
 	 * records the close before calling libkq's, so it reports a race on
 	 * the descriptor that libkq cannot show it is ordered. */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * N01, N02, N08: close() of a watched descriptor removes its knote at once
- * (SPEC §7, FreeBSD knote_fdclose): nothing is reported for it afterwards,
- * whether its event was pending but never collected (level knote, N01),
- * already reported and so still queued (level knote, N08) or activated but
+ * close() of a watched descriptor removes its knote at once
+ * (FreeBSD knote_fdclose): nothing is reported for it afterwards,
+ * whether its event was pending but never collected (level knote),
+ * already reported and so still queued (level knote) or activated but
  * not yet collected (EV_CLEAR knote, its file kept open by a dup and
  * written to again after the close).  An EV_DELETE, EV_ENABLE or EV_DISABLE
  * naming the closed number then fails with EBADF (the descriptor is looked
- * up before the knote, N02).  A live knote of the same kqueue is unaffected.
+ * up before the knote).  A live knote of the same kqueue is unaffected.
  */
 #include "t.h"
 
@@ -51,7 +51,7 @@ int main(void)
 	t_write(c[1], "w", 1);
 	T_NO_EVENTS(kq);
 
-	/* N02: the numbers are not open: EBADF, not ENOENT. */
+	/* The numbers are not open: EBADF, not ENOENT. */
 	t_change_fails(kq, a[0], EVFILT_READ, EV_DELETE, NULL, EBADF);
 	t_change_fails(kq, b[0], EVFILT_READ, EV_DELETE, NULL, EBADF);
 	t_change_fails(kq, c[0], EVFILT_READ, EV_DELETE, NULL, EBADF);

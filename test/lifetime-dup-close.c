@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * N06 [LX-DEV]: READ knote on p0; d = dup(p0); close(p0): the knote is
+ * READ knote on p0; d = dup(p0); close(p0): the knote is
  * removed at this first close of its number although the file stays open
- * through d (FreeBSD keys knotes on the descriptor number, SPEC §7; Linux
+ * through d (FreeBSD keys knotes on the descriptor number; Linux
  * epoll would keep reporting through the dup).  Checked for a level knote
  * with data already queued and for an EV_CLEAR knote with data arriving
  * after the close: no record, also after further writes; EV_DELETE of the

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * LINUX-MAPPING §6.8a: a watched descriptor X that has a dup is closed; the
+ * A watched descriptor X that has a dup is closed; the
  * program then deletes the knote (EV_DELETE of the closed number fails with
- * EBADF as on FreeBSD, SPEC §7, which event loops ignore), makes X name a
+ * EBADF as on FreeBSD, which event loops ignore), makes X name a
  * file again with dup2() and adds {X, READ} again: the new knote fires, with
  * the new udata, once per collection (level), with the right byte count.
  * Done with dup2() of the same file's dup (the epoll registration of the

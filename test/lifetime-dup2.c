@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * N07: dup2(other, X) and dup3(other, X, flags) close X first, so X's knotes
+ * dup2(other, X) and dup3(other, X, flags) close X first, so X's knotes
  * (READ and WRITE) are gone: no record from the old or the new file, and
  * EV_DELETE {X, READ} fails with ENOENT (X is open, without a knote).  This
  * holds also when "other" is a dup of X's own file (FreeBSD still closes
- * X: the knote dies, SPEC §7).  dup2(X, X) closes nothing and keeps the
+ * X: the knote dies).  dup2(X, X) closes nothing and keeps the
  * knote; a dup2() that fails (bad old descriptor) closes nothing either.
  */
 #include "t.h"

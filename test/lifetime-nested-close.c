@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * N13: kq2 has a READ knote on fd X with data pending, so kq2 is readable;
+ * kq2 has a READ knote on fd X with data pending, so kq2 is readable;
  * kq1 watches kq2 with EVFILT_READ and reports {kq2, READ, 0, 0, 1}.  After
  * close(X) the knote and its queued event are gone, kq2's queued count
  * drops to 0 (FreeBSD knote_drop, filt_kqueue), so kq1 reports nothing and

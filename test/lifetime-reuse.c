@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * N03, N04, N05: READ knote on fd X with data queued; close(X); a new pipe's
+ * READ knote on fd X with data queued; close(X); a new pipe's
  * read end gets the number X.  The new file starts with no knote: EV_DELETE
- * {X, READ} fails with ENOENT (N03), data written to the new pipe produces no
- * record (N04, [LX-DEV]: epoll would report through the old registration),
+ * {X, READ} fails with ENOENT, data written to the new pipe produces no
+ * record (a Linux pitfall: epoll would report through the old registration),
  * and a fresh EV_ADD {X, READ} with another udata reports only the new
- * pipe's bytes with the new udata, never the old file's (N05).  Run twice:
+ * pipe's bytes with the new udata, never the old file's.  Run twice:
  * once with the old file gone, once with the old file kept alive by a dup
- * (and written to), the case a user-space library finds hard (SPEC §7).
+ * (and written to), the case a user-space library finds hard.
  */
 #include "t.h"
 
@@ -48,10 +48,10 @@ static void run(int keep_dup)
 	t_pipe(n);
 	n[0] = move_to(n[0], x);
 
-	/* N03 */
+	/* The new file has no knote. */
 	t_change_fails(kq, x, EVFILT_READ, EV_DELETE, NULL, ENOENT);
 
-	/* N04 */
+	/* Its data produces no record. */
 	t_write(n[1], "12345", 5);
 	T_NO_EVENTS(kq);
 	if (keep_dup) {
@@ -59,7 +59,7 @@ static void run(int keep_dup)
 		T_NO_EVENTS(kq);
 	}
 
-	/* N05 */
+	/* A fresh EV_ADD reports the new pipe's bytes with the new udata. */
 	t_change(kq, x, EVFILT_READ, EV_ADD, 0, 0, ub);
 	T_EQ(t_get(kq, ev, 8), 1);
 	T_KEVENT(&ev[0], x, EVFILT_READ, 0, 0, 5, ub);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * N10: one descriptor watched in two kqueues (READ in kq1, READ and WRITE in
+ * One descriptor watched in two kqueues (READ in kq1, READ and WRITE in
  * kq2), with events pending in both: close() removes the knotes from both
  * (FreeBSD knote_fdclose walks every kqueue of the process).  No record in
  * either, EV_DELETE -> EBADF in both; a knote on another descriptor in each

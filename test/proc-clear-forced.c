@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * E19 for EVFILT_PROC: EV_CLEAR is forced on proc knotes (FreeBSD
+ * EV_CLEAR is forced on proc knotes (FreeBSD
  * filt_procattach sets it), so returned flags include it though EV_ADD
  * did not ask for it:
  *  1. NOTE_EXIT knote added with plain EV_ADD: the exit record's flags are

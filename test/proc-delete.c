@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * I07: EV_ADD of a NOTE_EXIT knote followed by EV_DELETE: when the child is
+ * EV_ADD of a NOTE_EXIT knote followed by EV_DELETE: when the child is
  * then killed, no record arrives (FreeBSD proc.c add_and_delete), and a
  * second EV_DELETE fails with ENOENT.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * I14: a NOTE_EXIT knote that is disabled when the child exits reports
+ * A NOTE_EXIT knote that is disabled when the child exits reports
  * nothing while disabled; EV_ENABLE makes the exit record appear at once
  * (FreeBSD keeps the activation of a disabled knote and queues it on
  * enable), with data = wait status (0x200).  It is still one-shot: after

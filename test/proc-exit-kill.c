@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * I01 (and E19 for EVFILT_PROC): a NOTE_EXIT knote on a running child
+ * A NOTE_EXIT knote on a running child
  * reports nothing while the child runs; when the child is killed (SIGTERM)
  * exactly one record arrives: {pid, EVFILT_PROC, EV_CLEAR|EV_EOF|EV_ONESHOT,
  * NOTE_EXIT, wait status (15), udata}.  FreeBSD: filt_procattach forces

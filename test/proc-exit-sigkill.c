@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * I03: a child killed by SIGKILL yields a NOTE_EXIT record with data ==
+ * A child killed by SIGKILL yields a NOTE_EXIT record with data ==
  * SIGKILL (9), the wait status of a signal death without core dump
  * (FreeBSD KW_EXITCODE(0, SIGKILL)); the child stays a zombie for the
  * program's own waitpid(), which reports WIFSIGNALED / SIGKILL.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * I02, and "exit is reported without reaping" (SPEC 6.7): a child that
+ * The exit status, and "exit is reported without reaping": a child that
  * calls _exit(3) yields one NOTE_EXIT record whose data is the wait status
  * 0x300 (FreeBSD KW_EXITCODE); afterwards the child is still a zombie that
  * the program itself reaps with waitpid(WNOHANG), getting the same status.

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * I08: a child watched with NOTE_EXIT|NOTE_FORK|NOTE_EXEC forks a
+ * A child watched with NOTE_EXIT|NOTE_FORK|NOTE_EXEC forks a
  * grandchild, reaps it, then execs a program (this test binary with
  * "--exit 6") that exits with status 6: all three notes are reported for
- * the child (split over records or merged, SPEC 6.7; FreeBSD accumulates
+ * the child (split over records or merged; FreeBSD accumulates
  * fflags of an EV_CLEAR knote until collected), the exit record last with
  * data 0x600 and EV_CLEAR|EV_EOF|EV_ONESHOT, udata echoed, nothing about the
  * untracked grandchild.  The child is not sequenced between fork, exec and
@@ -141,7 +141,7 @@ static void dump_seen(void)
 }
 
 /* Checks one record and files it.  Records of one process may be split or
- * merged (SPEC 6.7), except that a NOTE_CHILD record never carries
+ * merged, except that a NOTE_CHILD record never carries
  * NOTE_EXIT (FreeBSD PR 180385).  Flags: EV_CLEAR always (forced);
  * EV_EOF|EV_ONESHOT on exit records; a NOTE_CHILD record may also carry
  * EV_ONESHOT/EV_EOF (FreeBSD's child note is a one-shot knote); others

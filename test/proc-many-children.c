@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * I17: 100 children, each watched by its own NOTE_EXIT knote (udata = its
+ * 100 children, each watched by its own NOTE_EXIT knote (udata = its
  * index), are released at the same moment (closing the pipe they all block
  * on) and exit concurrently with status i: exactly 100 records arrive, one
  * per child, none lost or duplicated, each {pid_i, EVFILT_PROC,

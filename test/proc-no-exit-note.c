@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * I06: an EVFILT_PROC knote registered with fflags 0 (no NOTE_EXIT) on a
+ * An EVFILT_PROC knote registered with fflags 0 (no NOTE_EXIT) on a
  * child produces no record when the child exits, and the knote is silently
  * gone afterwards: EV_DELETE fails with ENOENT (FreeBSD filt_proc sets
  * EV_DROP when no requested note fired by the exit).  The child is still

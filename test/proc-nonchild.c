@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * I16: NOTE_EXIT on a process of the same uid that is not our child (a
+ * NOTE_EXIT on a process of the same uid that is not our child (a
  * grandchild G, child of our child X): when G exits with status 9 and X
  * reaps it, one record {G, EVFILT_PROC, EV_CLEAR|EV_EOF|EV_ONESHOT,
  * NOTE_EXIT, 0x900, udata} arrives.
  * Deviation from FreeBSD: FreeBSD reports at G's exit; Linux gives a
  * non-child's exit status only once its real parent has reaped it
  * (PIDFD_GET_INFO, Linux >= 6.15), so libkq delivers the record at reap
- * time (LINUX-MAPPING 6.5).  The test lets X reap G at once and only checks
+ * time.  The test lets X reap G at once and only checks
  * that the record arrives with the exact status; on kernels before 6.15 it
  * skips.
  * Privilege: if run as root, the whole test runs in a child that first

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * I12, D14: EV_ADD of EVFILT_PROC for a pid that does not exist fails with
+ * EV_ADD of EVFILT_PROC for a pid that does not exist fails with
  * ESRCH (FreeBSD filt_procattach): pid 99999999 (above Linux's largest
  * pid_max) with fflags 0 and with NOTE_EXIT, and the pid of a child that
  * has already been reaped.  With room for records the error is an EV_ERROR

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * I04: the NOTE_EXIT knote is one-shot (filt_proc sets EV_ONESHOT at exit):
+ * The NOTE_EXIT knote is one-shot (filt_proc sets EV_ONESHOT at exit):
  * after its record has been collected, nothing more is reported (also after
  * the child is reaped), and EV_DELETE of it fails with ENOENT.
  */

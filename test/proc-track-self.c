@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * I10: NOTE_TRACK alone (udata U) on the program's own pid, then fork a
+ * NOTE_TRACK alone (udata U) on the program's own pid, then fork a
  * child K: one record {K, EVFILT_PROC, ..., NOTE_CHILD, data = our pid, U}
  * with no NOTE_TRACKERR (FreeBSD contrib/netbsd-tests t_proc3.c).  Nothing
  * else: our own knote did not ask for NOTE_FORK, and K's knote (fflags
@@ -140,7 +140,7 @@ static void dump_seen(void)
 }
 
 /* Checks one record and files it.  Records of one process may be split or
- * merged (SPEC 6.7), except that a NOTE_CHILD record never carries
+ * merged, except that a NOTE_CHILD record never carries
  * NOTE_EXIT (FreeBSD PR 180385).  Flags: EV_CLEAR always (forced);
  * EV_EOF|EV_ONESHOT on exit records; a NOTE_CHILD record may also carry
  * EV_ONESHOT/EV_EOF (FreeBSD's child note is a one-shot knote); others

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * I11: as root, track (NOTE_FORK|NOTE_TRACK, udata U) a child X that drops
+ * As root, track (NOTE_FORK|NOTE_TRACK, udata U) a child X that drops
  * to uid/gid 65534 (nobody) and then forks Y.  FreeBSD's expectation is
  * used: X's NOTE_FORK record carries no NOTE_TRACKERR and Y is tracked --
  * a NOTE_CHILD record {Y, ..., data = X's pid, U} arrives -- because
  * FreeBSD creates the child knote whenever the forking process may see its
- * child (p_cansee), which holds here.  (CASES I11 quotes NetBSD's t_proc2,
- * which wants NOTE_TRACKERR; FreeBSD's build disables that test because
+ * child (p_cansee), which holds here.  (NetBSD's t_proc2, which tests this
+ * case, wants NOTE_TRACKERR; FreeBSD's build disables that test because
  * FreeBSD does not set it: CheriBSD's Makefile notes it "fails
  * ke.fflags & NOTE_TRACKERR".)  Neither knote asked for NOTE_EXIT, so both
  * vanish silently when X and Y exit.
@@ -128,7 +128,7 @@ static void dump_seen(void)
 }
 
 /* Checks one record and files it.  Records of one process may be split or
- * merged (SPEC 6.7), except that a NOTE_CHILD record never carries
+ * merged, except that a NOTE_CHILD record never carries
  * NOTE_EXIT (FreeBSD PR 180385).  Flags: EV_CLEAR always (forced);
  * EV_EOF|EV_ONESHOT on exit records; a NOTE_CHILD record may also carry
  * EV_ONESHOT/EV_EOF (FreeBSD's child note is a one-shot knote); others

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * EXAMPLES.md item 5 (kqueue paper, section 5: tracking a process tree):
+ * The kqueue paper's example of tracking a process tree (section 5):
  * EVFILT_PROC with NOTE_FORK|NOTE_TRACK|NOTE_EXEC|NOTE_EXIT (udata U) on
  * process A (our child).  A forks B and C; C forks D; D execs a program
  * (this test binary with "--exit 5") which exits.  Expected, per process,
- * over all its records (split or merged as FreeBSD may, SPEC 6.7):
+ * over all its records (split or merged as FreeBSD may):
  *   A: NOTE_FORK, then NOTE_EXIT (data 0x100); no NOTE_CHILD, no NOTE_EXEC
  *   B: NOTE_CHILD (data = A), NOTE_EXIT (data 0x200)
  *   C: NOTE_CHILD (data = A), NOTE_FORK, NOTE_EXIT (data 0x400)
@@ -164,7 +164,7 @@ static void dump_seen(void)
 }
 
 /* Checks one record and files it.  Records of one process may be split or
- * merged (SPEC 6.7), except that a NOTE_CHILD record never carries
+ * merged, except that a NOTE_CHILD record never carries
  * NOTE_EXIT (FreeBSD PR 180385).  Flags: EV_CLEAR always (forced);
  * EV_EOF|EV_ONESHOT on exit records; a NOTE_CHILD record may also carry
  * EV_ONESHOT/EV_EOF (FreeBSD's child note is a one-shot knote); others
@@ -266,7 +266,7 @@ static void no_more(int kq, long ms)
  * Deviation from FreeBSD: Linux gives a non-child's exit status only via
  * PIDFD_GET_INFO (Linux >= 6.15) once its real parent has reaped it, so the
  * record comes at reap time; before 6.15 the status cannot be had and data
- * is 0 (LINUX-MAPPING 6.5). */
+ * is 0. */
 static int64_t nonchild_status(int st)
 {
 	struct utsname u;

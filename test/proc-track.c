@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * I09: NOTE_TRACK|NOTE_FORK|NOTE_EXIT|NOTE_EXEC (udata U) on a child X that
+ * NOTE_TRACK|NOTE_FORK|NOTE_EXIT|NOTE_EXEC (udata U) on a child X that
  * forks a grandchild G which exits at once (status 1): X reports NOTE_FORK
  * and later NOTE_EXIT (data 0); G gets its own knote (same fflags and
  * udata) whose NOTE_CHILD record (ident G, data = X's pid) is separate from
@@ -157,7 +157,7 @@ static void dump_seen(void)
 }
 
 /* Checks one record and files it.  Records of one process may be split or
- * merged (SPEC 6.7), except that a NOTE_CHILD record never carries
+ * merged, except that a NOTE_CHILD record never carries
  * NOTE_EXIT (FreeBSD PR 180385).  Flags: EV_CLEAR always (forced);
  * EV_EOF|EV_ONESHOT on exit records; a NOTE_CHILD record may also carry
  * EV_ONESHOT/EV_EOF (FreeBSD's child note is a one-shot knote); others
@@ -259,7 +259,7 @@ static void no_more(int kq, long ms)
  * Deviation from FreeBSD: Linux gives a non-child's exit status only via
  * PIDFD_GET_INFO (Linux >= 6.15) once its real parent has reaped it, so the
  * record comes at reap time; before 6.15 the status cannot be had and data
- * is 0 (LINUX-MAPPING 6.5). */
+ * is 0. */
 static int64_t nonchild_status(int st)
 {
 	struct utsname u;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * I13: two kqueues watch the same child with NOTE_EXIT (different udata);
+ * Two kqueues watch the same child with NOTE_EXIT (different udata);
  * when it exits (status 5) each kqueue reports its own record with data
  * 0x500 and its own udata.  The child is reaped by the program afterwards.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * I05: EV_ADD of NOTE_EXIT on a child that is already a zombie is accepted
+ * EV_ADD of NOTE_EXIT on a child that is already a zombie is accepted
  * and the exit record {pid, EVFILT_PROC, EV_CLEAR|EV_EOF|EV_ONESHOT,
  * NOTE_EXIT, 0x700, udata} is there at once (zero-timeout collection):
  * FreeBSD filt_procattach finds zombies for NOTE_EXIT (pfind_any) and

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F23: READ on an eventfd (FreeBSD >= 13 semantics): data = counter value.
+ * READ on an eventfd (FreeBSD >= 13 semantics): data = counter value.
  * Writing 5 -> data 5; writing 2 more -> data 7; after read() resets the
  * counter nothing fires.
  */

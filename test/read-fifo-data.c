@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F15: a FIFO opened O_RDWR; after writing "foo" READ on it reports data 3.
+ * A FIFO opened O_RDWR; after writing "foo" READ on it reports data 3.
  */
 #include "t.h"
 

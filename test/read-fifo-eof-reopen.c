@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F16 [FB]: READ on a FIFO's read end.  When the last writer closes, the
+ * READ on a FIFO's read end.  When the last writer closes, the
  * knote fires with EV_EOF (data 0).  When a new writer opens, FreeBSD clears
  * the EOF again (FreeBSD kqueue(2), 2020 text): with no data nothing is
  * reported, and data written by the new writer is reported without EV_EOF.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F18, F19 [LX-DEV]: READ on a regular file whose offset is at end of file
+ * READ on a regular file whose offset is at end of file
  * does not fire (unlike poll(), which always reports files readable); when
  * another descriptor appends 4 bytes, the knote fires with data 4
  * (size - offset).  Linux cannot epoll regular files; the library has to
@@ -18,11 +18,11 @@ int main(void)
 	fd = t_tmp_file(&path);
 	t_write(fd, "0123456789", 10);   /* offset now 10 = size */
 
-	/* F18 */
+	/* At end of file: nothing. */
 	t_change(kq, fd, EVFILT_READ, EV_ADD, 0, 0, ud);
 	T_NO_EVENTS(kq);
 
-	/* F19 */
+	/* Another descriptor appends 4 bytes: data 4. */
 	w = open(path, O_WRONLY | O_APPEND);
 	T_ASSERT(w >= 0);
 	t_write(w, "abcd", 4);

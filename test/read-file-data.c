@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F17: READ on a regular file of 10 bytes at offset 0 fires with
+ * READ on a regular file of 10 bytes at offset 0 fires with
  * data = size - offset = 10; after lseek to 4 it reports 6 (recomputed).
  */
 #include "t.h"

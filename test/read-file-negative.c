@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F20: READ on a regular file of 10 bytes whose offset is 15 (beyond the
+ * READ on a regular file of 10 bytes whose offset is 15 (beyond the
  * end) fires with the negative data size - offset = -5 (FreeBSD
  * filt_vfsread fires whenever size != offset).
  */

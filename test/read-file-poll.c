@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F21 [FB]: READ with NOTE_FILE_POLL on a regular file at end of file fires
+ * READ with NOTE_FILE_POLL on a regular file at end of file fires
  * anyway (FreeBSD: poll semantics), {fd, READ, 0, 0, 0, udata}; the input
  * fflags are not echoed.  A plain READ knote on the same file in another
  * kqueue stays silent, for contrast.

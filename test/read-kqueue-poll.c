@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * SPEC 2.3: poll()/select() on a kqueue descriptor report it readable
+ * poll()/select() on a kqueue descriptor report it readable
  * (POLLIN|POLLRDNORM) iff a knote is pending, and never writable (FreeBSD
  * kqueue_poll).  Empty kqueue: not readable; a READ knote on a pipe holding
  * a byte: readable; after the byte is read and kevent() has scanned the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * SPEC 2.3: EVFILT_READ on a kqueue descriptor.  An empty inner kqueue does
+ * EVFILT_READ on a kqueue descriptor.  An empty inner kqueue does
  * not fire; with three READ knotes ready in it (three pipes holding a byte)
  * the outer record is {inner, READ, 0, 0, 3, udata} (FreeBSD filt_kqueue:
  * data = kq_count).  After two pipes are drained and the inner queue is

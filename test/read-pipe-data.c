@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F12: READ on a pipe's read end reports the exact number of buffered bytes:
+ * READ on a pipe's read end reports the exact number of buffered bytes:
  * 3 after writing 3, and the current amount (5) after 2 more (coalesced).
  */
 #include "t.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F14: a pipe holding 3 bytes whose writer has closed: READ reports EV_EOF
+ * A pipe holding 3 bytes whose writer has closed: READ reports EV_EOF
  * together with data 3; after the bytes are read, EV_EOF with data 0.
  */
 #include "t.h"

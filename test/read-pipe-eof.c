@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F13: closing the only writer of an empty pipe makes READ on the read end
+ * Closing the only writer of an empty pipe makes READ on the read end
  * fire with EV_EOF and data 0.
  */
 #include "t.h"

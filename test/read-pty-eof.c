@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F25 (hang-up variant): when the pty slave is closed, READ on the master
- * fires with EV_EOF (FreeBSD pts: PTS_FINISHED -> EV_EOF; data keeps its
- * last value, 0 here since nothing was ever written).
+ * READ on a pty master, hang-up variant of read-pty: when the pty slave is
+ * closed, READ on the master fires with EV_EOF (FreeBSD pts: PTS_FINISHED ->
+ * EV_EOF; data keeps its last value, 0 here since nothing was ever written).
  */
 #include "t.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F25: READ on a pty master fires when the slave side writes; data = bytes
+ * READ on a pty master fires when the slave side writes; data = bytes
  * readable on the master (>= 1; the exact count is up to the line
  * discipline's output processing).
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F01, F02: READ on a stream socket reports the bytes available
+ * READ on a stream socket reports the bytes available
  * ({sp0, READ, 0, 0, 1, udata} after one byte arrives), and after the byte
  * has been read the still-queued knote is re-validated at retrieval and
  * nothing is reported.
@@ -22,7 +22,7 @@ int main(void)
 	T_EQ(t_wait(kq, ev, 8, 2000), 1);
 	T_KEVENT(&ev[0], sp[0], EVFILT_READ, 0, 0, 1, ud);
 
-	/* F02: the knote is level-triggered and requeued, but re-validated. */
+	/* The knote is level-triggered and requeued, but re-validated. */
 	T_EQ(read(sp[0], &c, 1), 1);
 	T_NO_EVENTS(kq);
 	return 0;

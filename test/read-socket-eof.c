@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F03: closing the peer of a stream socketpair makes READ fire with EV_EOF
+ * Closing the peer of a stream socketpair makes READ fire with EV_EOF
  * and data 0 (nothing buffered, no socket error so fflags 0).  The record
  * stays level-triggered: it is reported again on the next collection.
  */

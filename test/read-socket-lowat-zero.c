@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F26: READ with NOTE_LOWAT and data 0 fires as soon as any data is there
+ * READ with NOTE_LOWAT and data 0 fires as soon as any data is there
  * (one byte -> {sp0, READ, 0, 0, 1, udata}), and the socket's own
  * SO_RCVLOWAT is not touched.  Before any data is written nothing is
  * asserted: FreeBSD's filt_soread compares kn_data >= 0 and may already

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F09: READ with NOTE_LOWAT, data 4: three buffered bytes do not fire, the
+ * READ with NOTE_LOWAT, data 4: three buffered bytes do not fire, the
  * fourth does ({r, READ, 0, 0, 4, udata}; the input fflags are not echoed).
  * The low-water mark belongs to the knote: the socket's own SO_RCVLOWAT is
  * unchanged by the registration and by the deliveries, and a plain READ

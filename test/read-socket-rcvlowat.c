@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F10: a socket whose SO_RCVLOWAT the program set to 4: a READ knote (no
+ * A socket whose SO_RCVLOWAT the program set to 4: a READ knote (no
  * NOTE_LOWAT) does not fire with 3 bytes buffered and fires with 4
  * ({r, READ, 0, 0, 4, udata}); FreeBSD filt_soread honours sb_lowat.
  * Checked on an AF_UNIX socketpair (Linux poll ignores SO_RCVLOWAT there,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F04: the peer writes 5 bytes and shuts down its write side; READ reports
+ * The peer writes 5 bytes and shuts down its write side; READ reports
  * EV_EOF *and* data 5 (EOF does not hide buffered bytes).  After the bytes
  * are read, EV_EOF is still reported, now with data 0.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F06, F07, F08: READ on a TCP listener (backlog 16): data = number of
+ * READ on a TCP listener (backlog 16): data = number of
  * completed connections waiting in accept() (FreeBSD filt_solisten: so_qlen).
  * Two clients connect -> data 2; accept one -> data 1; accept the other ->
  * no events.
@@ -41,18 +41,18 @@ int main(void)
 	T_ASSERT(connect(c1, (struct sockaddr *)&sin, sizeof sin) == 0);
 	T_ASSERT(connect(c2, (struct sockaddr *)&sin, sizeof sin) == 0);
 
-	/* F06 */
+	/* Two connections waiting: data 2. */
 	wait_data(kq, ev, 2);
 	T_EQ(t_get(kq, ev, 8), 1);
 	T_KEVENT(&ev[0], l, EVFILT_READ, 0, 0, 2, ud);
 
-	/* F07 */
+	/* One accepted: data 1. */
 	a1 = accept(l, NULL, NULL);
 	T_ASSERT(a1 >= 0);
 	T_EQ(t_get(kq, ev, 8), 1);
 	T_KEVENT(&ev[0], l, EVFILT_READ, 0, 0, 1, ud);
 
-	/* F08 */
+	/* Both accepted: nothing. */
 	a2 = accept(l, NULL, NULL);
 	T_ASSERT(a2 >= 0);
 	T_NO_EVENTS(kq);

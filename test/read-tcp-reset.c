@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F05 [LX-DEV]: the peer of a TCP connection on 127.0.0.1 closes with
+ * The peer of a TCP connection on 127.0.0.1 closes with
  * SO_LINGER {1, 0}, which sends a RST.  READ on our end fires with EV_EOF
  * and fflags = ECONNRESET (FreeBSD filt_soread copies so_error into fflags
  * and keeps doing so on every collection until the program reads the error).

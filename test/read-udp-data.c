@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F11 [LX-DEV]: a UDP socket with two queued datagrams of 3 and 5 bytes.
+ * A UDP socket with two queued datagrams of 3 and 5 bytes.
  * Deviation from FreeBSD: FreeBSD reports data 8 (all queued bytes); the
  * library reports the size of the next datagram (3, then 5 after the first
  * is read) because Linux has no cheap way to learn the total (SIOCINQ gives

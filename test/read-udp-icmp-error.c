@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F22 [LX-DEV]: a UDP socket connected to a closed port on 127.0.0.1 sends
+ * A UDP socket connected to a closed port on 127.0.0.1 sends
  * one datagram; the ICMP port-unreachable that comes back leaves a pending
  * socket error, which makes READ fire (FreeBSD filt_soread: so_error ->
  * fire) without EV_EOF: {s, READ, 0, 0, 0, udata}.  The program's own

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * F06, F07, F08 for an AF_UNIX stream listener [LX-DEV]: data = number of
- * connections waiting in accept(), as on FreeBSD (filt_solisten is the same
+ * READ on an AF_UNIX stream listener (read-tcp-listen does TCP): data = number
+ * of connections waiting in accept(), as on FreeBSD (filt_solisten is the same
  * for every protocol).  Two clients connect -> data 2; accept one -> data 1;
- * accept the other -> no events.  (Linux FIONREAD fails on UNIX listeners;
- * the library must find the backlog length another way.)
+ * accept the other -> no events.  (Linux FIONREAD fails on UNIX listeners; the
+ * library must find the backlog length another way.)
  */
 #include "t.h"
 

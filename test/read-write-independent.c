@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * READ and WRITE knotes on the same descriptor are independent knotes
- * (SPEC 1.2: identity is (ident, filter)): each keeps its own udata and
+ * (a knote's identity is (ident, filter)): each keeps its own udata and
  * flags, a level READ and an EV_CLEAR WRITE each behave as their own flags
  * say, data arriving for READ does not activate the WRITE knote, disabling
  * one does not silence the other, and deleting one leaves the other firing.

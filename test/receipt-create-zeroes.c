@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * D07: the receipt for a successful *create* has fflags 0 and data 0 even
+ * The receipt for a successful *create* has fflags 0 and data 0 even
  * when the change carried fflags NOTE_LOWAT and data 9 (FreeBSD zeroes them
  * in the change before copying it out); the receipt for a successful
- * *modify* echoes fflags as given, data 0 (the error code).  [FB] FreeBSD
- * kqueue_register create path.  SPEC §3.4.
+ * *modify* echoes fflags as given, data 0 (the error code).  Taken from
+ * FreeBSD's source: the kqueue_register create path.
  */
 #include "t.h"
 

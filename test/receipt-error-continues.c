@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * D04: [ADD a, DELETE absent b, ADD c] with nevents 4: the failure becomes an
+ * [ADD a, DELETE absent b, ADD c] with nevents 4: the failure becomes an
  * EV_ERROR record, processing continues, both ADDs are applied, kevent()
  * returns 1 and collects no events (even though a and c already have data).
- * SPEC §3.4.
  */
 #include "t.h"
 

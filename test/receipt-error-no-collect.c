@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * D05: when a change produced an EV_ERROR record, kevent() returns the
+ * When a change produced an EV_ERROR record, kevent() returns the
  * record(s) at once: it neither collects ready events nor waits, whatever the
  * timeout (NULL or 5 s), also on a kqueue with nothing ready.  The ready event
- * is still there for the next call.  SPEC §3.4 (FreeBSD: `if (nerrors)
- * return`), LINUX-MAPPING §6.8a.
+ * is still there for the next call (FreeBSD: `if (nerrors) return`).
  */
 #include "t.h"
 

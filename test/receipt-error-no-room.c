@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * D02: a failing change with no room for a record (nevents 0) makes
+ * A failing change with no room for a record (nevents 0) makes
  * kevent() return -1 with errno = the change's error (ENOENT), with or
  * without an event list pointer, and an event list given with nevents 0 is
- * not written.  SPEC §3.4.
+ * not written.
  */
 #include "t.h"
 

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * D01: a failing change with room in the event list produces one record:
+ * A failing change with room in the event list produces one record:
  * the change itself with flags exactly EV_ERROR, data = errno (ENOENT for a
  * DELETE of an absent knote), and ident, filter, fflags, udata and ext[]
  * echoed as given; kevent() returns 1 and leaves the next slot untouched.
- * SPEC §3.4.
  */
 #include "t.h"
 

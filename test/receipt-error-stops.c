@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * D03: [ADD a, DELETE absent b, ADD c] with nevents 0: kevent() returns
+ * [ADD a, DELETE absent b, ADD c] with nevents 0: kevent() returns
  * -1/ENOENT; the ADD before the failing change stays applied, the ADD after
- * it is not processed.  SPEC §3.4 (FreeBSD kqueue_kevent returns at the first
+ * it is not processed (FreeBSD kqueue_kevent returns at the first
  * error when no record slot is left).
  */
 #include "t.h"

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * D12: EV_RECEIPT given at creation is stored with the knote and reappears
+ * EV_RECEIPT given at creation is stored with the knote and reappears
  * in its event records; a later change without EV_RECEIPT produces no
  * receipt (receipts follow the change's flags, not the stored ones).
- * SPEC §3.3 step 9, §3.7.
  */
 #include "t.h"
 

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * D09: three EV_ADD|EV_RECEIPT changes with nevents 1: the first receipt
+ * Three EV_ADD|EV_RECEIPT changes with nevents 1: the first receipt
  * fills the array; the second change is applied but, finding no room for its
  * receipt, ends processing; kevent() returns 0 (the zero error code), the
  * first receipt stays in ev[0], the third change is not processed.  With
  * nevents 0 the first receipt change already ends processing that way.
- * [FB] FreeBSD kqueue_kevent `if (nevents == 0) return (error)`.  SPEC §3.4.
+ * Taken from FreeBSD's source: kqueue_kevent
+ * `if (nevents == 0) return (error)`.
  * Expressed with READ knotes on three pipes.
  */
 #include "t.h"

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * D06: three EV_ADD|EV_RECEIPT changes (READ knotes on three pipes) with
+ * Three EV_ADD|EV_RECEIPT changes (READ knotes on three pipes) with
  * nevents 3 return 3 receipts in change order, each with flags exactly
  * EV_ERROR (no EV_CLEAR/EV_RECEIPT echoed) and data 0, udata echoed; no event
  * is collected although one pipe has data; all three knotes exist afterwards
- * and keep EV_RECEIPT (and EV_CLEAR) in their stored flags.  SPEC §3.4, §3.7.
- * Expressed with READ knotes (CASES writes it with USER knotes).
+ * and keep EV_RECEIPT (and EV_CLEAR) in their stored flags.
+ * Checked with READ knotes (user-receipt does it with USER knotes).
  */
 #include "t.h"
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * D08: EV_ADD|EV_RECEIPT with a large event list and a NULL timeout returns
+ * EV_ADD|EV_RECEIPT with a large event list and a NULL timeout returns
  * only the receipt: pending events (of another knote, and of the knote just
  * added, whose pipe already has data) are not collected and the call does
- * not wait.  They are all reported by the next call.  SPEC §3.4 (bulk
+ * not wait.  They are all reported by the next call (EV_RECEIPT is for bulk
  * registration "without draining pending events").
  */
 #include "t.h"

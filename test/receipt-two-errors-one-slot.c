@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * D10: [DELETE absent a (ENOENT), ADD on a closed fd (EBADF), ADD c] with
+ * [DELETE absent a (ENOENT), ADD on a closed fd (EBADF), ADD c] with
  * nevents 1: the first error fills ev[0]; the second finds no room, so
  * kevent() returns -1/EBADF, ev[0] still holds the ENOENT record, and the
- * third change is not processed.  SPEC §3.4.
+ * third change is not processed.
  */
 #include "t.h"
 

@@ -2,8 +2,8 @@
 /*
  * A changelist that creates a READ or WRITE knote and deletes it in the
  * next change has no lasting effect (FreeBSD: attach, then detach), and
- * libkq does not even make the epoll entry (issue 6: changes that cancel out
- * cost nothing).  Checked:
+ * libkq does not even make the epoll entry (a performance goal: changes that
+ * cancel out cost nothing).  Checked:
  *   - {ADD READ p, DELETE READ p} on a pipe with data: kevent() returns 0,
  *     nothing is ever reported, no epoll entry exists for p (fdinfo of the
  *     kqueue, which is the epoll descriptor), and a later DELETE is ENOENT;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * O01 (SPEC §8): thread A sleeps in kevent() (3 s timeout); thread B adds a
+ * Thread A sleeps in kevent() (3 s timeout); thread B adds a
  * knote whose condition already holds: A is woken at once (< 100 ms) and
  * returns that knote's record.  Variants: READ level on a pipe with data,
  * READ|EV_CLEAR, READ|EV_ONESHOT, WRITE on a socketpair (always writable),

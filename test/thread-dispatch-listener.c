@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * O04 (SPEC §8, the recommended pattern): 8 threads wait in kevent()
+ * The recommended multi-threaded pattern: 8 threads wait in kevent()
  * (nevents 1) on one kqueue holding READ|EV_DISPATCH on a non-blocking TCP
  * listener.  For each of 20 connections exactly one thread gets the record
  * (data 1); it accept()s successfully (no thread sees EAGAIN: nobody else

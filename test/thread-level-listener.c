@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * O05 (SPEC §8, FB-PR70): 8 threads wait in kevent() (nevents 1) on one
+ * A level knote shared by threads, the known thundering-herd pitfall of a
+ * listener: 8 threads wait in kevent() (nevents 1) on one
  * kqueue holding a level READ knote on a non-blocking TCP listener.  For
  * each of 10 connections at least one thread gets the record and the
  * connection is accepted exactly once; duplicates (a second thread told of

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * O09, O07 (SPEC §5.6, §8): 8 threads wait in kevent() (nevents 1) on one
+ * 8 threads wait in kevent() (nevents 1) on one
  * kqueue; one activation of an EV_CLEAR / EV_ONESHOT knote is delivered to
  * exactly one thread, for every filter: READ|EV_CLEAR (a pipe write),
- * READ|EV_ONESHOT (re-added each round, O07 for descriptors),
+ * READ|EV_ONESHOT (re-added each round),
  * WRITE|EV_CLEAR (a full pipe drained by one read), TIMER one-shot (10 ms),
  * SIGNAL (EV_CLEAR forced; kill of the process), VNODE NOTE_WRITE|EV_CLEAR
  * (one pwrite), PROC NOTE_EXIT (a child exits) and USER|EV_CLEAR.  5 rounds

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * O08 (SPEC §5.6, §8): threads add and delete at least 100,000 knotes while
+ * Threads add and delete at least 100,000 knotes while
  * other threads wait on the same kqueue; no crash, no lost and no phantom
  * event.  Two churn threads each add and delete, in batches of 32 changes
  * per kevent() call, READ knotes on 32 pipes that never get data and USER

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K18, K19, E20 [FB]: NOTE_ABSTIME timers do not get EV_CLEAR forced.
- * K18: NOTE_ABSTIME with data 0 (the epoch) reports at once
- * {id, TIMER, 0, 0, 1, udata} (no EV_CLEAR).  K19: without DELETE it is
+ * NOTE_ABSTIME timers do not get EV_CLEAR forced (taken from FreeBSD's
+ * source).  NOTE_ABSTIME with data 0 (the epoch) reports at once
+ * {id, TIMER, 0, 0, 1, udata} (no EV_CLEAR).  Without DELETE it is
  * reported again on every call (level: the fired state stays), and it does
- * not re-arm (data stays 1).  E20 with a future deadline: the same, once
+ * not re-arm (data stays 1).  With a future deadline: the same, once
  * the deadline (>= it on CLOCK_REALTIME) has passed.  Contrast: the same
  * absolute timer with EV_CLEAR requested is reported once.
  * FreeBSD timer.c abstime_epoch, filt_timerattach; NetBSD kqueue(2).
@@ -26,14 +26,14 @@ int main(void)
 	struct kevent ev[8];
 	int ud1, ud2, ud3;
 
-	/* K18 */
+	/* The epoch: reported at once, without EV_CLEAR. */
 	int64_t a0 = t_now_ns();
 	t_change(kq, 1, EVFILT_TIMER, EV_ADD, NOTE_ABSTIME, 0, &ud1);
 	T_EQ(t_wait(kq, ev, 8, 1000), 1);
 	if (t_now_ns() - a0 > 500 * MS)
 		T_FAIL("epoch deadline not reported at once");
 	T_KEVENT(&ev[0], 1, EVFILT_TIMER, 0, 0, 1, &ud1);
-	/* K19 */
+	/* Level: reported again on every call, data stays 1. */
 	for (int i = 0; i < 3; i++) {
 		T_EQ(t_get(kq, ev, 8), 1);
 		T_KEVENT(&ev[0], 1, EVFILT_TIMER, 0, 0, 1, &ud1);
@@ -44,7 +44,7 @@ int main(void)
 	t_change(kq, 1, EVFILT_TIMER, EV_DELETE, 0, 0, NULL);
 	T_NO_EVENTS(kq);
 
-	/* E20: future deadline, default unit (ms). */
+	/* A future deadline, default unit (ms). */
 	int64_t end = realtime_ms() + 100;
 	t_change(kq, 2, EVFILT_TIMER, EV_ADD, NOTE_ABSTIME, end, &ud2);
 	T_NO_EVENTS(kq);

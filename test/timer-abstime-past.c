@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K20: ONESHOT|NOTE_ABSTIME deadlines in the past fire at once (within a
+ * ONESHOT|NOTE_ABSTIME deadlines in the past fire at once (within a
  * generous 500 ms) instead of being rejected: 1 s ago, and before the
  * system booted.  Each reports {id, TIMER, EV_ONESHOT, 0, 1, udata} once,
  * then the knote is gone.  FreeBSD timer.c abstime_postboot/preboot.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K17: ONESHOT|NOTE_ABSTIME|NOTE_USECONDS with a deadline 1 s ahead on the
+ * ONESHOT|NOTE_ABSTIME|NOTE_USECONDS with a deadline 1 s ahead on the
  * real-time clock (the case uses 3 s; 1 s checks the same): the record
  * {id, TIMER, EV_ONESHOT, 0, 1, udata} arrives not before the deadline
  * (CLOCK_REALTIME read after the wait is >= the deadline, to the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K01, K02: ADD {1, TIMER, 0, 0, 1000} succeeds (kevent returns 0, no record
+ * ADD {1, TIMER, 0, 0, 1000} succeeds (kevent returns 0, no record
  * even with room in the event list); DELETE succeeds, leaves no events, the
  * deleted timer never fires, and a second DELETE fails with ENOENT.
  * FreeBSD tests/sys/kqueue timer.c (add/del).
@@ -13,7 +13,7 @@ int main(void)
 	struct kevent ch, ev[8];
 	struct timespec z = { 0, 0 };
 
-	/* K01 */
+	/* ADD: no record, even with room for one. */
 	EV_SET(&ch, 1, EVFILT_TIMER, EV_ADD, 0, 1000, NULL);
 	T_EQ(kevent(kq, &ch, 1, NULL, 0, NULL), 0);
 	T_NO_EVENTS(kq);
@@ -22,7 +22,7 @@ int main(void)
 	EV_SET(&ch, 2, EVFILT_TIMER, EV_ADD, 0, 1000, NULL);
 	T_EQ(kevent(kq, &ch, 1, ev, 8, &z), 0);
 
-	/* K02 */
+	/* DELETE: no events, and a second DELETE fails. */
 	EV_SET(&ch, 1, EVFILT_TIMER, EV_DELETE, 0, 0, NULL);
 	T_EQ(kevent(kq, &ch, 1, NULL, 0, NULL), 0);
 	T_NO_EVENTS(kq);

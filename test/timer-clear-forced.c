@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * E19 (timers): relative timers report EV_CLEAR in their flags though it was
+ * Relative timers report EV_CLEAR in their flags though it was
  * not requested, whatever else was asked: periodic -> EV_CLEAR, EV_ONESHOT
  * -> EV_CLEAR|EV_ONESHOT, EV_DISPATCH -> EV_CLEAR|EV_DISPATCH, and an
  * explicit EV_CLEAR -> EV_CLEAR; in every unit.  FreeBSD filt_timerattach

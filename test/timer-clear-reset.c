@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K08: after a periodic timer's record has been retrieved, an immediate get
+ * After a periodic timer's record has been retrieved, an immediate get
  * returns nothing: EV_CLEAR (forced for relative timers) resets the state
  * and the count.  The case uses 10 ms; a 250 ms period is used so that "the
  * next period has not yet elapsed" holds on a loaded machine too.  Over

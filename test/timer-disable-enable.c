@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K26: a ONESHOT timer disabled right after the ADD and enabled again still
+ * A ONESHOT timer disabled right after the ADD and enabled again still
  * fires at its deadline with {id, TIMER, EV_CLEAR|EV_ONESHOT, 0, 1, udata}
  * (not before 1 s, within a generous 1.5 s; the case uses 2 s).  Also: a
  * ONESHOT timer that expires while disabled produces nothing until
  * EV_ENABLE, which then makes its record available at once.
- * FreeBSD timer.c disable_and_enable; SPEC 6.10 (a disabled timer keeps
- * running).
+ * FreeBSD timer.c disable_and_enable (a disabled timer keeps running).
  */
 #include "t.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K28: a disabled periodic timer keeps expiring: periodic 100 ms, DISABLE at
+ * A disabled periodic timer keeps expiring: periodic 100 ms, DISABLE at
  * once, 350 ms later nothing has been reported, and after EV_ENABLE one
  * record is available at once whose data is the accumulated count (3 on an
  * idle machine).  A second disabled stretch (250 ms) accumulates again,

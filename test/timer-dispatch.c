@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K27: EV_DISPATCH periodic 200 ms timer.  First record
+ * EV_DISPATCH periodic 200 ms timer.  First record
  * {id, TIMER, EV_CLEAR|EV_DISPATCH, 0, 1, udata}; the knote is then disabled
  * (nothing for 0.5 s although the timer keeps running); a re-ADD with
  * EV_ENABLE|EV_DISPATCH restarts the timer and throws away what accumulated

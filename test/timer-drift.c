@@ -6,7 +6,7 @@
  * the last retrieval, and never more than those periods (no early expiry).
  * A timer re-armed relative to the moment its expiry was processed would
  * fall behind; one that drops overruns would under-count.
- * SPEC 6.10 (data = expirations since last retrieval, caught up).
+ * The data is the number of expirations since the last retrieval, caught up.
  */
 #include "t.h"
 

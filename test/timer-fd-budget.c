@@ -6,7 +6,8 @@
  * the kqueue's one eventfd.  /proc/self/fd is counted before the kqueue is
  * created and after the knotes were added, some timers fired and some USER
  * knotes were triggered; the difference stays within a handful.  Closing the
- * kqueue releases them all.  Library design (issue 3); no FreeBSD analogue.
+ * kqueue releases them all.  Library design (no thread or descriptor per
+ * timer); no FreeBSD analogue.
  */
 #include "t.h"
 

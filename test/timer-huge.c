@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K31: a huge period is accepted and saturated, not overflowed into a
+ * A huge period is accepted and saturated, not overflowed into a
  * short or negative one: NOTE_NSECONDS 2^62 (periodic and ONESHOT), and the
  * same principle for INT64_MAX in seconds, milliseconds and microseconds
  * (whose conversion to nanoseconds overflows 64 bits).  None fires early:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K09, K10, K11: a first ADD of a timer with data < 0, with two unit bits in
+ * A first ADD of a timer with data < 0, with two unit bits in
  * fflags, or with an unknown fflags bit fails with EINVAL (as an EV_ERROR
  * record, and as -1/EINVAL with nevents 0) and creates no knote.  Valid
  * unit/NOTE_ABSTIME combinations are accepted.  FreeBSD filt_timervalidate.
@@ -25,16 +25,16 @@ int main(void)
 {
 	int kq = t_kqueue();
 
-	/* K09 */
+	/* data < 0 */
 	bad(kq, 1, 0, -1);
 	bad(kq, 2, 0, INT64_MIN);
 	bad(kq, 3, NOTE_USECONDS, -1);
 	bad(kq, 4, NOTE_ABSTIME, -1);
-	/* K10: two units */
+	/* two units */
 	bad(kq, 5, NOTE_SECONDS | NOTE_MSECONDS, 1000);
 	bad(kq, 6, NOTE_USECONDS | NOTE_NSECONDS, 1000);
 	bad(kq, 7, NOTE_SECONDS | NOTE_NSECONDS | NOTE_ABSTIME, 0);
-	/* K11: unknown bits */
+	/* unknown bits */
 	bad(kq, 8, 0x100, 1000);
 	bad(kq, 9, NOTE_MSECONDS | 0x100, 1000);
 	bad(kq, 10, 0x20, 1000);

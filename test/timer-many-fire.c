@@ -4,7 +4,7 @@
  * 5*i us after its ADD) all fire: exactly 10,000 records, each ident once,
  * each {i, TIMER, EV_CLEAR|EV_ONESHOT, 0, 1, udata i}, none retrieved before
  * its own deadline, all within a generous 2 s, and nothing afterwards.
- * Library design (one timerfd multiplexes all timers of a kqueue, issue 3).
+ * Library design (one timerfd multiplexes all timers of a kqueue).
  */
 #include "t.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * D16: 5000 relative timers in one kqueue all succeed (each ADD|RECEIPT
+ * 5000 relative timers in one kqueue all succeed (each ADD|RECEIPT
  * gives a record with flags EV_ERROR and data 0), none fires early, and all
  * can be deleted.
  * Deviation from FreeBSD: FreeBSD counts timers system-wide against

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K14: a periodic NOTE_NSECONDS 1 timer works: it fires repeatedly, each
+ * A periodic NOTE_NSECONDS 1 timer works: it fires repeatedly, each
  * record's data counts the many expirations since the last retrieval
  * (> 1 after a 10 ms pause), the running total never exceeds the
  * nanoseconds elapsed (no expiry before its time), and kevent() keeps
  * returning promptly (no busy failure).  FreeBSD kqueue_fork.c uses such a
- * 1 ns timer; SPEC 6.10.
+ * 1 ns timer.
  */
 #include "t.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K04: ADD|ONESHOT 500 ms; wait: one record {id, TIMER, EV_CLEAR|EV_ONESHOT,
+ * ADD|ONESHOT 500 ms; wait: one record {id, TIMER, EV_CLEAR|EV_ONESHOT,
  * 0, 1, udata} no earlier than 500 ms; afterwards nothing more (the case
  * sleeps 3 s; 1 s is more than the period and checks the same) and the
  * knote is gone: DELETE -> ENOENT.  FreeBSD timer.c test_oneshot.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K07: a periodic 10 ms timer left alone for 105 ms is reported as ONE
+ * A periodic 10 ms timer left alone for 105 ms is reported as ONE
  * record whose data counts all expirations (about 10): overruns are counted,
  * not queued as separate events and not lost.  The count is checked against
  * the periods measured on CLOCK_MONOTONIC: never more than elapsed (no early

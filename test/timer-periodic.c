@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K05: a periodic 1000 ms timer: wait -> data 1; sleep 1 s; wait -> data 1
+ * A periodic 1000 ms timer: wait -> data 1; sleep 1 s; wait -> data 1
  * again (one expiration per period, counted since the last retrieval, with
  * EV_CLEAR forced).  The retrieval is a blocking wait, as in FreeBSD's
  * timer.c test_periodic, so a retrieval exactly at a period boundary does

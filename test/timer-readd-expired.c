@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K23: re-ADDing a timer whose expiry has happened but was not retrieved
+ * Re-ADDing a timer whose expiry has happened but was not retrieved
  * discards that expiry: a ONESHOT 1 ms timer left 2 ms, then re-ADDed,
  * reports exactly one record (data 1) no earlier than 1 ms after the
  * re-ADD, and nothing afterwards.  Same for a periodic 1 ms timer with

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K30 [FB]: re-ADD of an existing timer with invalid data (-1) does not fail
+ * A re-ADD of an existing timer with invalid data (-1) does not fail
  * the kevent() call (returns 0): FreeBSD's filt_timertouch cannot return an
  * error, so it stops the old timer, marks the knote EV_ERROR with data
  * EINVAL, and the knote is reported from the queue like an event:
  * {id, TIMER, EV_CLEAR|EV_ERROR, 0, EINVAL, new udata} (EV_CLEAR is the
  * forced flag of the relative timer; udata is replaced before the touch).
  * Afterwards the old 100 ms timer never fires again, and the knote still
- * exists (DELETE succeeds).  The library mirrors this (SPEC 6.10).
+ * exists (DELETE succeeds).  The library mirrors this.
  */
 #include "t.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K25: a periodic 500 ms timer re-ADDed with 1500 ms right after its first
+ * A periodic 500 ms timer re-ADDed with 1500 ms right after its first
  * record: the next record comes no earlier than 1500 ms after the re-ADD
  * (neither the old period nor the old phase survives) and within a generous
  * 500 ms more, with data 1.  The case uses 1 s / 2 s; 500 ms / 1500 ms

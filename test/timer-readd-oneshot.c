@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C20 [FB]: a periodic timer re-ADDed with EV_ONESHOT stays periodic: a
+ * A periodic timer re-ADDed with EV_ONESHOT stays periodic: a
  * re-ADD does not change the knote's stored flags (FreeBSD kqueue_register
  * modify path; the timer is restarted by filt_timertouch from the stored
  * flags).  Records keep flags EV_CLEAR (no EV_ONESHOT), keep coming, and the

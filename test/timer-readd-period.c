@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K06: a periodic 1000 ms timer, re-ADDed with period 500 ms right after its
+ * A periodic 1000 ms timer, re-ADDed with period 500 ms right after its
  * first record, reports data 2 one second later: the new period is in
  * effect.  The case sleeps 1 s, which would put the retrieval exactly on the
  * second 500 ms expiry; sleeping 1.25 s (mid-period) checks the same without

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K22: a ONESHOT 1 ms timer re-ADDed with the same parameters 600 us later
+ * A ONESHOT 1 ms timer re-ADDed with the same parameters 600 us later
  * restarts: its only record comes no earlier than 1 ms after the re-ADD
  * (not from the first ADD), with data 1, and nothing follows.  Repeated 20
  * times.  FreeBSD timer.c test_update_equal.

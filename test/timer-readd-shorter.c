@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K21: a ONESHOT 1 s timer (NOTE_USECONDS, udata 1) re-ADDed with 1 ms
+ * A ONESHOT 1 s timer (NOTE_USECONDS, udata 1) re-ADDed with 1 ms
  * (udata 2) fires no earlier than 1 ms after the re-ADD and well before the
  * original 1 s, exactly once, with the new udata: re-adding replaces the
  * timer.  The original deadline never produces a record (checked until

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K24: K22 with the delay between the ADD of a ONESHOT 1 ms timer and its
+ * A same-parameter re-ADD (as in timer-readd-same), with the delay between
+ * the ADD of a ONESHOT 1 ms timer and its
  * identical re-ADD swept from 500 to 1500 us (below and beyond the expiry):
  * every iteration yields exactly one record, data 1, no earlier than 1 ms
  * after the re-ADD, and nothing else.  FreeBSD's test sweeps in 1 us steps

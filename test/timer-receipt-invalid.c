@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * D11: ADD|EV_RECEIPT of an invalid timer (data -1) yields one record with
+ * ADD|EV_RECEIPT of an invalid timer (data -1) yields one record with
  * flags exactly EV_ERROR and data EINVAL, ident/filter/udata echoed, and no
  * knote.  An invalid-fflags timer's error record echoes fflags 0: FreeBSD's
  * kqueue_register clears the change's fflags and data on the create path
  * before f_attach validates them, so a failed create echoes 0 just like a
- * successful one (SPEC 3.4 names only the successful case; FreeBSD's code is
- * normative).  In a changelist
+ * successful one (the documented behaviour names only the successful case;
+ * FreeBSD's code decides the rest).  In a changelist
  * mixing a valid and an invalid ADD|RECEIPT, each gets its record (data 0 /
  * EINVAL) and the valid one is created.  FreeBSD kern_kevent_fp,
  * filt_timervalidate.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K29: the same timer ident in two kqueues names two independent timers:
+ * The same timer ident in two kqueues names two independent timers:
  * a ONESHOT 100 ms timer 7 in kq1 and a periodic 600 ms timer 7 in kq2 each
  * fire on their own schedule with their own udata; consuming and deleting
  * kq1's knote leaves kq2's running.  libkqueue "multi_kqueue".

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K12, K13: the unit bits scale data: NOTE_SECONDS 1 fires after >= 1 s,
+ * The unit bits scale data: NOTE_SECONDS 1 fires after >= 1 s,
  * NOTE_MSECONDS 300 after >= 300 ms, no unit (milliseconds) 200 after
  * >= 200 ms, NOTE_USECONDS 1000 after >= 1 ms, NOTE_NSECONDS 2000000 after
  * >= 2 ms; each within a generous 500 ms of its deadline (which a wrong unit

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * C03: <5, EVFILT_USER> and <5, EVFILT_TIMER> are independent knotes (the
+ * <5, EVFILT_USER> and <5, EVFILT_TIMER> are independent knotes (the
  * key is ident AND filter): triggering USER 5 reports only the USER record,
  * the (long, 60 s) TIMER 5 reports nothing; deleting one leaves the other;
- * a firing TIMER 5 does not trigger USER 5.  SPEC 1.2.
+ * a firing TIMER 5 does not trigger USER 5.
  * Skipped if the library does not know EVFILT_USER yet (ADD -> EINVAL).
  */
 #include "t.h"

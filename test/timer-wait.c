@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K03 (and E19 for a relative timer): ADD a 1000 ms timer without EV_CLEAR
+ * ADD a 1000 ms timer without EV_CLEAR
  * and wait: after no less than 1 s (and within a generous 1.5 s) the record
  * {1, TIMER, EV_CLEAR, 0, 1, udata} arrives.  FreeBSD forces EV_CLEAR on
  * relative timers (filt_timerattach), so it shows in the returned flags

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * K15, K16: data 0.  A one-shot timer with data 0 fires at once (within a
+ * Timers with data 0.  A one-shot timer with data 0 fires at once (within a
  * generous 500 ms), exactly once, and is then gone.  A periodic timer with
  * data 0 is treated as 1 unit (1 ms by default): it keeps firing, and over
  * ~50 ms its count is no more than the milliseconds elapsed (it is not a
@@ -16,7 +16,7 @@ int main(void)
 	struct kevent ev[8];
 	int ud1, ud2;
 
-	/* K16 */
+	/* One-shot, data 0: fires at once, exactly once, then gone. */
 	int kq = t_kqueue();
 	int64_t a0 = t_now_ns();
 	t_change(kq, 2, EVFILT_TIMER, EV_ADD | EV_ONESHOT, 0, 0, &ud2);
@@ -31,7 +31,7 @@ int main(void)
 	T_EQ(t_change_err(kq, 2, EVFILT_TIMER, EV_DELETE, 0, 0, NULL), ENOENT);
 	close(kq);
 
-	/* K15 */
+	/* Periodic, data 0: a 1-unit period. */
 	kq = t_kqueue();
 	a0 = t_now_ns();
 	t_change(kq, 1, EVFILT_TIMER, EV_ADD, 0, 0, &ud1);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * L01, L02: EV_ADD of a USER knote creates it untriggered (no events);
+ * EV_ADD of a USER knote creates it untriggered (no events);
  * EV_DELETE removes it (still no events, and a second EV_DELETE fails
  * ENOENT).  A deleted knote cannot be triggered any more: a trigger change
  * without EV_ADD fails ENOENT (FreeBSD kqueue_register: no knote, no EV_ADD).
@@ -13,11 +13,11 @@ int main(void)
 	int kq = t_kqueue();
 	int ud;
 
-	/* L01 */
+	/* EV_ADD: created untriggered. */
 	t_change(kq, 1, EVFILT_USER, EV_ADD, 0, 0, &ud);
 	T_NO_EVENTS(kq);
 
-	/* L02 */
+	/* EV_DELETE: removed; a second delete and a trigger fail. */
 	t_change(kq, 1, EVFILT_USER, EV_DELETE, 0, 0, NULL);
 	T_NO_EVENTS(kq);
 	T_EQ(t_change_err(kq, 1, EVFILT_USER, EV_DELETE, 0, 0, NULL), ENOENT);

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * L14 [FB]: NOTE_TRIGGER given in the same change as the EV_ADD that creates
+ * NOTE_TRIGGER given in the same change as the EV_ADD that creates
  * the knote does not trigger it (FreeBSD filt_userattach tests the output
  * fflags, which the create path has just zeroed), neither for an EV_CLEAR
  * knote nor for a level one; a separate trigger is needed and works.
- * The record after that separate (NOTE_FFNOP) trigger has fflags 0: SPEC
- * §6.11 reports the stored user bits with the control bits zero.  (FreeBSD's
+ * The record after that separate (NOTE_FFNOP) trigger has fflags 0: libkq
+ * reports the stored user bits with the control bits zero.  (FreeBSD's
  * create path stores the creating fflags unmasked in kn_sfflags, so FreeBSD
- * itself would report 0x01000000 here; the contract follows SPEC.)
+ * itself would report 0x01000000 here; libkq's documented contract keeps
+ * only the user bits.)
  * NOTE_TRIGGER with EV_ADD on an *existing* knote is a modification and does
  * trigger (filt_usertouch).
  */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * L18: a change with EV_CLEAR in its flags resets the triggered state of a
+ * A change with EV_CLEAR in its flags resets the triggered state of a
  * USER knote: a triggered level knote (no EV_CLEAR at creation, reported on
  * every get) gives nothing after the change flags = EV_CLEAR, although it was
- * queued.  The EV_CLEAR of the change is not stored (SPEC §3.3: stored flags
+ * queued.  The EV_CLEAR of the change is not stored (a knote's stored flags
  * never change): triggered again, the knote is level as before (flags 0,
  * reported twice).  FreeBSD filt_usertouch (EVENT_REGISTER with EV_CLEAR:
  * kn_hookid = 0); the queued knote is dropped at the scan's re-validation.

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * L13: the reported data is the data of the latest change that reached the
+ * The reported data is the data of the latest change that reached the
  * knote: created (EV_CLEAR) with data 0 and triggered with data 42 -> record
  * data 42.  Any change replaces it, with or without NOTE_TRIGGER (a plain
  * modification, EV_DISABLE, EV_ENABLE), and a trigger with data 0 gives 0
  * even though the knote was created with data 9.  The full 64 bits are kept.
  * FreeBSD filt_usertouch (kn_sdata = kev->data on every EVENT_REGISTER;
- * EVENT_PROCESS reports kn_sdata), SPEC §6.11.
+ * EVENT_PROCESS reports kn_sdata).
  */
 #include "t.h"
 

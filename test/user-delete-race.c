@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * O10: triggers of a USER knote from one thread race its EV_DELETE in
+ * Triggers of a USER knote from one thread race its EV_DELETE in
  * another while a third thread waits in kevent().  After the kevent() that
  * deleted the knote has returned, no record for it is produced: a call of
  * the waiter that starts after the delete returned never reports it (a call
- * already in progress may, SPEC §8).  Triggers of a deleted knote fail
+ * already in progress may).  Triggers of a deleted knote fail
  * ENOENT and have no effect; nothing crashes.  Each round re-adds the knote
  * (ident 1) with udata = round number (level, EV_CLEAR, EV_DISPATCH or
  * EV_ONESHOT in turn); the trigger thread keeps the udata (EV_KEEPUDATA), so

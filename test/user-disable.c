@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * E03, E04 with USER knotes: a disabled USER knote is not reported when
+ * A disabled USER knote is not reported when
  * triggered; after EV_ENABLE and a trigger one get returns one record for
  * it.  For a level knote (ident 1) that get holds exactly one record; for an
  * EV_CLEAR knote (ident 2) the trigger made while disabled and the one after
@@ -22,13 +22,13 @@ int main(void)
 	t_change(kq, 1, EVFILT_USER, EV_DISABLE, 0, 0, &ud);
 	t_change(kq, 2, EVFILT_USER, EV_DISABLE, 0, 0, &ud);
 
-	/* E03 */
+	/* Disabled: triggers give nothing. */
 	for (uintptr_t i = 1; i <= 3; i++)
 		t_change(kq, i, EVFILT_USER, 0, NOTE_TRIGGER, 0, &ud);
 	T_NO_EVENTS(kq);
 	T_EQ(t_wait(kq, ev, 8, 50), 0);
 
-	/* E04 */
+	/* EV_ENABLE, then a trigger. */
 	t_change(kq, 1, EVFILT_USER, EV_ENABLE, 0, 0, &ud);
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, &ud);
 	T_EQ(t_get(kq, ev, 8), 1);

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * L15: EV_ENABLE and NOTE_TRIGGER in one change re-arm an EV_DISPATCH knote
+ * EV_ENABLE and NOTE_TRIGGER in one change re-arm an EV_DISPATCH knote
  * that its delivery disabled, and trigger it: the record is delivered.
  * (a) ADD|DISPATCH: trigger; get -> record (flags EV_DISPATCH); get -> none
  *     (disabled); ENABLE+TRIGGER -> record.
  * (b) ADD|DISPATCH|CLEAR: the retrieval also reset the triggered state, so a
  *     bare EV_ENABLE reports nothing, while ENABLE+TRIGGER reports at once.
  * FreeBSD kqueue_register applies EV_ENABLE before the touch routine, then
- * evaluates the filter; LK "enable_and_trigger_atomic".
+ * evaluates the filter; libkqueue's test "enable_and_trigger_atomic".
  */
 #include "t.h"
 

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * E15 with USER knotes: USER|EV_DISPATCH: trigger; get -> 1 (flags
+ * USER|EV_DISPATCH: trigger; get -> 1 (flags
  * EV_DISPATCH); trigger; get -> 0 (disabled by the delivery); EV_ENABLE;
  * get -> 1.  With EV_DISPATCH|EV_CLEAR the delivery also resets the
  * triggered state, which shows that the trigger made while the knote was
  * disabled is what EV_ENABLE reports: with it, one record; without it,
- * none.  SPEC §5.4 (disabled knotes keep their state), FreeBSD
+ * none.  Disabled knotes keep their state: FreeBSD
  * filt_usertouch sets kn_hookid regardless of KN_DISABLED and EV_ENABLE
- * re-evaluates the filter; LK "dispatch_durable".
+ * re-evaluates the filter; libkqueue's test "dispatch_durable".
  */
 #include "t.h"
 
@@ -17,7 +17,7 @@ int main(void)
 	int ud;
 	struct kevent ev[8];
 
-	/* The E15 sequence. */
+	/* Trigger, get, trigger while disabled, enable, get. */
 	t_change(kq, 1, EVFILT_USER, EV_ADD | EV_DISPATCH, 0, 0, &ud);
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, &ud);
 	T_EQ(t_get(kq, ev, 8), 1);

@@ -2,9 +2,9 @@
 /*
  * A kqueue with 10,000 USER knotes owns O(1) descriptors and creates no
  * threads: all user events of a kqueue share its one eventfd (library
- * decision, issue 3).  Half of the knotes are EV_CLEAR, 1,000 are triggered
- * and collected; the descriptors the kqueue adds stay within a small
- * constant, and closing the kqueue gives them all back.
+ * decision: no descriptor per knote).  Half of the knotes are EV_CLEAR, 1,000
+ * are triggered and collected; the descriptors the kqueue adds stay within a
+ * small constant, and closing the kqueue gives them all back.
  */
 #include "t.h"
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * L07: NOTE_FFAND ands the change's user bits into the stored ones: a knote
+ * NOTE_FFAND ands the change's user bits into the stored ones: a knote
  * created with fflags 0x000F and triggered with NOTE_FFAND|0x0003 reports
  * fflags 0x0003.  The control operation is applied by any change, also one
  * without NOTE_TRIGGER: the (level) knote then reports the new bits.
- * FreeBSD filt_usertouch (EVENT_REGISTER), SPEC §6.11.
+ * FreeBSD filt_usertouch (EVENT_REGISTER).
  */
 #include "t.h"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * L09: NOTE_FFCOPY replaces the stored user bits: created with 0x00FF,
+ * NOTE_FFCOPY replaces the stored user bits: created with 0x00FF,
  * triggered with NOTE_FFCOPY|0x0100 -> fflags 0x0100.  FFCOPY with no bits
- * clears them.  FreeBSD filt_usertouch, SPEC §6.11.
+ * clears them.  FreeBSD filt_usertouch.
  */
 #include "t.h"
 

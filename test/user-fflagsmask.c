@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * L11: only the low 24 bits (NOTE_FFLAGSMASK) of a change are user bits; the
+ * Only the low 24 bits (NOTE_FFLAGSMASK) of a change are user bits; the
  * upper 8 (NOTE_FFCTRLMASK operation, NOTE_TRIGGER and the unused control
  * bits) are never stored or reported: NOTE_FFCOPY|0x0F000001 (which includes
  * NOTE_TRIGGER) -> fflags 0x000001.  Likewise NOTE_FFOR with all of bits
  * 24..29 set adds only its low bits, and FFCOPY of the full mask reports
  * exactly 0x00FFFFFF.  FreeBSD event.h, filt_usertouch
- * (kev->fflags &= NOTE_FFLAGSMASK), SPEC §6.11.
+ * (kev->fflags &= NOTE_FFLAGSMASK).
  */
 #include "t.h"
 

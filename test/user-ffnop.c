@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * L10: NOTE_FFNOP (control bits 0) keeps the stored user bits whatever low
+ * NOTE_FFNOP (control bits 0) keeps the stored user bits whatever low
  * bits the change carries: created with 0x0005, triggered with
  * NOTE_TRIGGER|0x00F0 -> fflags 0x0005.  This holds for every change that
  * reaches the existing knote, also a re-EV_ADD carrying other fflags (USER
- * has a touch routine, so the generic "replace sfflags" of SPEC §3.3 does not
- * apply).  FreeBSD filt_usertouch (NOTE_FFNOP: break), SPEC §6.11.
+ * has a touch routine, so the generic "replace sfflags" of a modify does not
+ * apply).  FreeBSD filt_usertouch (NOTE_FFNOP: break).
  */
 #include "t.h"
 

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * L12: two triggers of an EV_CLEAR knote, NOTE_FFOR 0x1 then NOTE_FFOR 0x2,
+ * Two triggers of an EV_CLEAR knote, NOTE_FFOR 0x1 then NOTE_FFOR 0x2,
  * before retrieval give one record with fflags 0x3.
  * The user bits are the knote's stored state: retrieval with EV_CLEAR resets
  * the triggered state but not the stored bits, so the next plain trigger
  * (NOTE_FFNOP) reports 0x3 again.  FreeBSD filt_usertouch EVENT_PROCESS
  * reports kn_sfflags and on EV_CLEAR resets only kn_hookid, kn_data and
- * kn_fflags (macOS filt_userprocess does the same); SPEC §6.11
- * "out: fflags = stored user bits".
+ * kn_fflags (macOS filt_userprocess does the same): the fflags reported are
+ * the stored user bits.
  */
 #include "t.h"
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * L08: NOTE_FFOR ors the change's user bits into the stored ones: created
+ * NOTE_FFOR ors the change's user bits into the stored ones: created
  * with 0x0001, triggered with NOTE_FFOR|0x0010 -> fflags 0x0011.  A further
  * FFOR without a trigger adds bits to the (level, still triggered) knote.
- * FreeBSD filt_usertouch, SPEC §6.11.
+ * FreeBSD filt_usertouch.
  */
 #include "t.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * E18 [FB] with USER knotes: EV_FORCEONESHOT on an existing, untriggered
+ * EV_FORCEONESHOT on an existing, untriggered
  * USER knote marks it one-shot and activates it at once (FreeBSD
  * kqueue_register: kn_flags |= EV_ONESHOT; KNOTE_ACTIVATE); the one-shot
  * record is delivered without re-validation, carrying EV_ONESHOT (plus the

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * B17 with USER knotes: with 5 triggered (level) USER knotes, get(3) returns
- * exactly 3 records, of 3 distinct knotes, and leaves the rest of the event
- * array untouched.  The returned level knotes go to the tail of the queue
- * (SPEC §5.5), so the next get(3) returns the two not yet seen first: all 5
- * are seen within two calls.
+ * A collection with fewer slots than ready knotes, with USER knotes (as
+ * kevent-nevents-limit does with pipes): with 5 triggered (level) USER knotes,
+ * get(3) returns exactly 3 records, of 3 distinct knotes, and leaves the rest
+ * of the event array untouched.  The returned level knotes go to the tail of
+ * the queue, so the next get(3) returns the two not yet seen first: all 5 are
+ * seen within two calls.
  */
 #include "t.h"
 

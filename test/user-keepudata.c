@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * E17, C16, C17 with USER knotes: changes carrying EV_KEEPUDATA leave the
+ * USER knotes: changes carrying EV_KEEPUDATA leave the
  * stored udata alone: knote created with udata A, then
  * EV_DISABLE|EV_KEEPUDATA, a trigger with EV_KEEPUDATA (ignored: disabled),
  * EV_ENABLE|EV_KEEPUDATA and a trigger with EV_KEEPUDATA, all with udata
  * NULL -> the record carries A.  A trigger without EV_KEEPUDATA replaces it
- * (C16: udata NULL in the record).  FreeBSD tests/sys/kqueue/libkqueue/user.c
+ * (udata NULL in the record).  FreeBSD tests/sys/kqueue/libkqueue/user.c
  * disable_and_enable_keepudata, event_wait_keepudata; kqueue_register.
  */
 #include "t.h"
@@ -17,7 +17,7 @@ int main(void)
 	void *A = (void *)(uintptr_t)0xA0A0;
 	void *B = (void *)(uintptr_t)0xB0B0;
 
-	/* E17 */
+	/* EV_KEEPUDATA on disable, trigger, enable: udata A kept. */
 	t_change(kq, 1, EVFILT_USER, EV_ADD, 0, 0, A);
 	t_change(kq, 1, EVFILT_USER, EV_DISABLE | EV_KEEPUDATA, 0, 0, NULL);
 	t_change(kq, 1, EVFILT_USER, EV_KEEPUDATA, NOTE_TRIGGER, 0, NULL);
@@ -27,12 +27,12 @@ int main(void)
 	T_EQ(t_get(kq, ev, 8), 1);
 	T_KEVENT(&ev[0], 1, EVFILT_USER, 0, 0, 0, A);
 
-	/* C16: a trigger without EV_KEEPUDATA overwrites udata. */
+	/* A trigger without EV_KEEPUDATA overwrites udata. */
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, NULL);
 	T_EQ(t_get(kq, ev, 8), 1);
 	T_KEVENT(&ev[0], 1, EVFILT_USER, 0, 0, 0, NULL);
 
-	/* C17 on an EV_CLEAR knote. */
+	/* EV_KEEPUDATA on an EV_CLEAR knote. */
 	t_change(kq, 2, EVFILT_USER, EV_ADD | EV_CLEAR, 0, 0, B);
 	t_change(kq, 2, EVFILT_USER, EV_KEEPUDATA, NOTE_TRIGGER, 0, NULL);
 	t_change(kq, 1, EVFILT_USER, EV_DELETE, 0, 0, NULL);
@@ -40,7 +40,7 @@ int main(void)
 	T_KEVENT(&ev[0], 2, EVFILT_USER, EV_CLEAR, 0, 0, B);
 	T_NO_EVENTS(kq);
 
-	/* EV_ADD|EV_KEEPUDATA is invalid (C12), also on an existing knote. */
+	/* EV_ADD|EV_KEEPUDATA is invalid, also on an existing knote. */
 	T_EQ(t_change_err(kq, 2, EVFILT_USER, EV_ADD | EV_KEEPUDATA, 0, 0, A),
 	     EINVAL);
 	t_change(kq, 2, EVFILT_USER, EV_KEEPUDATA, NOTE_TRIGGER, 0, NULL);

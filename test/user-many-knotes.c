@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * M10: a kqueue with 100,000 USER knotes of which one is triggered returns
+ * A kqueue with 100,000 USER knotes of which one is triggered returns
  * exactly that one, and collecting it does not cost time proportional to the
  * number of knotes: the per-get cost with 100,000 knotes is compared with
  * the cost with 1,000 knotes (same process, same machine; best of several

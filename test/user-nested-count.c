@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A11 with USER knotes: kq2 holds 3 triggered (level) USER knotes; kq1 holds
- * an EVFILT_READ knote on kq2: get on kq1 returns one record
- * {kq2, READ, 0, 0, 3, udata} (FreeBSD filt_kqueue: data = kq_count).  After
- * one of the three is deleted the count is 2; once all are gone kq1 reports
- * nothing.
+ * EVFILT_READ on a kqueue, with USER knotes: kq2 holds 3 triggered (level)
+ * USER knotes; kq1 holds an EVFILT_READ knote on kq2: get on kq1 returns one
+ * record {kq2, READ, 0, 0, 3, udata} (FreeBSD filt_kqueue: data = kq_count).
+ * After one of the three is deleted the count is 2; once all are gone kq1
+ * reports nothing.
  */
 #include "t.h"
 

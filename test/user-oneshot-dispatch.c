@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * E16 with a USER knote: USER|EV_ONESHOT|EV_DISPATCH, triggered: get -> one
+ * USER|EV_ONESHOT|EV_DISPATCH, triggered: get -> one
  * record with flags EV_ONESHOT|EV_DISPATCH; one-shot wins, so the knote is
  * deleted rather than disabled: EV_DELETE -> ENOENT, and a trigger or
  * EV_ENABLE -> ENOENT.  FreeBSD kqueue_scan tests EV_ONESHOT before

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * L06: an EV_ONESHOT USER knote (ident 2) is reported once after a trigger,
+ * An EV_ONESHOT USER knote (ident 2) is reported once after a trigger,
  * with flags EV_ONESHOT, then deleted: the next get is empty, another trigger
  * fails ENOENT and EV_DELETE fails ENOENT.  Untriggered, it is not reported.
  * FreeBSD tests/sys/kqueue/libkqueue/user.c oneshot.

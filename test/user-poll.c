@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A09, A10 with a USER knote: a kqueue holding one triggered USER knote is
- * readable for poll() (POLLIN) and never writable (POLLOUT not set).  It is
- * not readable before the trigger, nor after the knote left the queue: an
- * EV_CLEAR knote once retrieved, or a triggered level knote once deleted
+ * poll() on a kqueue, with a USER knote: a kqueue holding one triggered USER
+ * knote is readable for poll() (POLLIN) and never writable (POLLOUT not set).
+ * It is not readable before the trigger, nor after the knote left the queue:
+ * an EV_CLEAR knote once retrieved, or a triggered level knote once deleted
  * (FreeBSD kqueue_poll: readable iff kq_count > 0).
  */
 #include "t.h"
@@ -28,12 +28,12 @@ int main(void)
 	t_change(kq, 1, EVFILT_USER, EV_ADD | EV_CLEAR, 0, 0, &ud);
 	T_EQ(poll_kq(kq, POLLIN | POLLOUT), 0);
 
-	/* A09 */
+	/* Triggered: POLLIN. */
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, &ud);
 	short re = poll_kq(kq, POLLIN);
 	if (!(re & POLLIN))
 		T_FAIL("POLLIN not set after the trigger: revents 0x%x", re);
-	/* A10 */
+	/* Never POLLOUT. */
 	re = poll_kq(kq, POLLIN | POLLOUT);
 	if (re & POLLOUT)
 		T_FAIL("POLLOUT set on a kqueue: revents 0x%x", re);

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * D07 for EVFILT_USER [FB]: the receipt echoed for a successful *create* has
- * fflags 0 and data 0, whatever the change carried (user bits, control bits,
- * NOTE_TRIGGER, data); the receipt for a *modification* echoes the change's
- * fflags with the control bits (NOTE_FFCTRLMASK operation, NOTE_TRIGGER)
- * masked off, and data 0 (the error code).  FreeBSD kqueue_register create
- * path zeroes kev->fflags/data; filt_usertouch does
- * kev->fflags &= NOTE_FFLAGSMASK on the change it echoes.  SPEC §3.4.
+ * EVFILT_USER receipts, taken from FreeBSD's source: the receipt echoed for a
+ * successful *create* has fflags 0 and data 0, whatever the change carried
+ * (user bits, control bits, NOTE_TRIGGER, data); the receipt for a
+ * *modification* echoes the change's fflags with the control bits
+ * (NOTE_FFCTRLMASK operation, NOTE_TRIGGER) masked off, and data 0 (the error
+ * code).  FreeBSD kqueue_register create path zeroes kev->fflags/data;
+ * filt_usertouch does kev->fflags &= NOTE_FFLAGSMASK on the change it echoes.
  * The knote's own record then reports the stored bits and the last data.
  */
 #include "t.h"

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * D06 with USER knotes: one kevent() call with 3 x EV_ADD|EV_RECEIPT and
+ * Receipts for USER knotes: one kevent() call with 3 x EV_ADD|EV_RECEIPT and
  * nevents 3 returns 3 records, each {ident, USER, EV_ERROR, 0, 0, udata}, and
  * the 3 knotes exist afterwards.  With a triggered knote pending and room
  * for more records (nevents 8), a call producing receipts returns only the
- * receipts (D08: no collection when records were produced).  The stored
- * flags keep EV_RECEIPT (D12), so the knotes' own records carry it.
+ * receipts (no collection when records were produced).  The stored
+ * flags keep EV_RECEIPT, so the knotes' own records carry it.
  */
 #include "t.h"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * O03 (and O07): 8 threads wait in kevent() (nevents 1) on one kqueue; a
+ * 8 threads wait in kevent() (nevents 1) on one kqueue; a
  * USER|EV_CLEAR knote triggered once is delivered to exactly one thread
- * (SPEC §5.6: with EV_CLEAR / EV_ONESHOT one activation is returned by at
+ * (with EV_CLEAR / EV_ONESHOT one activation is returned by at
  * most one call, even with concurrent callers; and it is returned).  20
  * rounds with the EV_CLEAR knote, then 10 rounds with an EV_ONESHOT knote
  * re-added each round.  Before each trigger all 8 threads are asleep

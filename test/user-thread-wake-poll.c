@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Issue 3 / O02 through other waits: a trigger of a USER knote from another
+ * Prompt wake-up through other waits: a trigger of a USER knote from another
  * thread wakes at once (< 100 ms) (a) a thread blocked in poll(kq, POLLIN)
- * (the kqueue descriptor becomes readable, SPEC §2.3) and (b) a thread
+ * (the kqueue descriptor becomes readable) and (b) a thread
  * blocked in kevent() on kq1 that watches kq2 with EVFILT_READ, when the
  * USER knote is in kq2 (record {kq2, READ, 0, 0, 1}).
  */

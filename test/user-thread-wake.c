@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * O02, L16 (and issue 3's requirement): a thread blocked in kevent() on a
+ * A thread blocked in kevent() on a
  * kqueue is woken at once when another thread triggers a USER knote of that
  * kqueue, and returns that knote's record.  "At once" is measured: from the
  * trigger to the waiter's return < 100 ms (a missed wake-up would leave it

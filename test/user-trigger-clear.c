@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * L03: a USER knote created with EV_CLEAR and triggered by a separate change
+ * A USER knote created with EV_CLEAR and triggered by a separate change
  * with fflags NOTE_TRIGGER wakes a waiting kevent() with
  * {1, USER, EV_CLEAR, 0, 0, udata}: the control bits (NOTE_TRIGGER) are not
  * echoed, EV_ADD is not returned.  Retrieval resets the triggered state, so

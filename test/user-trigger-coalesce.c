@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * L05: three triggers of an EV_CLEAR USER knote before retrieval give one
- * record (a knote is queued at most once, SPEC §5.1, §6.11 "multiple
- * triggers before retrieval -> one record"), and nothing afterwards.  Also
+ * Three triggers of an EV_CLEAR USER knote before retrieval give one
+ * record (a knote is queued at most once: multiple triggers before
+ * retrieval give one record), and nothing afterwards.  Also
  * with the three triggers in one changelist.
  */
 #include "t.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * L04: a USER knote without EV_CLEAR stays triggered (level): after one
+ * A USER knote without EV_CLEAR stays triggered (level): after one
  * trigger every collection reports it again, with the same record, until it
  * is deleted.  Another trigger while it is queued does not add a second
  * record.  FreeBSD filt_user returns the triggered state (kn_hookid), which

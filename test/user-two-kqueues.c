@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * L17: the same USER ident in two kqueues names two independent knotes
- * (SPEC §1.2): a trigger in kq1 is reported by kq1 only, with kq1's udata;
- * a trigger in kq2 by kq2 only; deleting the knote in kq1 leaves kq2's.
- * LK "multi_kqueue".
+ * The same USER ident in two kqueues names two independent knotes (a
+ * knote's identity is its kqueue, ident and filter): a trigger in kq1 is
+ * reported by kq1 only, with kq1's udata; a trigger in kq2 by kq2 only;
+ * deleting the knote in kq1 leaves kq2's.  libkqueue's test "multi_kqueue".
  */
 #include "t.h"
 

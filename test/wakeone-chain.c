@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Q02 [EXT] (SPEC §10 rule 2, the FB-PR70 trap): with wake-one knotes, a
+ * EV_WAKEONE (a libkq extension) must not strand a ready knote, the classic
+ * trap of wake-one designs: with wake-one knotes, a
  * woken thread that returns without taking a ready knote (its nevents, 1,
  * was used by another ready knote) must pass the wake-up on, so the knote
  * left on the queue reaches another sleeper instead of being stranded.

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * [EXT] Library decision (docs/differences.md): EV_WAKEONE cannot be used on
- * a READ knote watching another kqueue descriptor, because epoll refuses an
- * exclusive entry for another epoll set: EV_ADD fails with EINVAL (error
- * record, or -1/EINVAL without an event list) and creates no knote
- * (EV_DELETE -> ENOENT); the same knote without the flag works.
+ * EV_WAKEONE, a libkq extension.  Library decision (docs/differences.md):
+ * EV_WAKEONE cannot be used on a READ knote watching another kqueue
+ * descriptor, because epoll refuses an exclusive entry for another epoll set:
+ * EV_ADD fails with EINVAL (error record, or -1/EINVAL without an event list)
+ * and creates no knote (EV_DELETE -> ENOENT); the same knote without the flag
+ * works.
  */
 #include "t.h"
 

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Q03 [EXT] (SPEC §10, LX epoll_ctl EPOLLEXCLUSIVE): one listening TCP
- * socket on 127.0.0.1 shared by 4 worker processes, each with its own
- * kqueue holding READ|EV_WAKEONE on it and sleeping in kevent().  For each
- * of 20 connections the test counts how many workers' kevent() returned
- * (within 50 ms of the first): 1..4 is allowed (Linux wakes "one or more"),
- * at least one must, and on average fewer than all 4 must.  The same is run
- * with plain READ knotes (every worker is woken) and both totals are
- * printed.  Before that, in one process: 4 kqueues with READ|EV_WAKEONE on
- * one listener and nobody waiting all report the pending connection to a
- * zero-timeout kevent() (the flag limits wake-ups, not readiness).
+ * EV_WAKEONE, a libkq extension built on epoll_ctl's EPOLLEXCLUSIVE: one
+ * listening TCP socket on 127.0.0.1 shared by 4 worker processes, each with
+ * its own kqueue holding READ|EV_WAKEONE on it and sleeping in kevent().  For
+ * each of 20 connections the test counts how many workers' kevent() returned
+ * (within 50 ms of the first): 1..4 is allowed (Linux wakes "one or more"), at
+ * least one must, and on average fewer than all 4 must.  The same is run with
+ * plain READ knotes (every worker is woken) and both totals are printed.
+ * Before that, in one process: 4 kqueues with READ|EV_WAKEONE on one listener
+ * and nobody waiting all report the pending connection to a zero-timeout
+ * kevent() (the flag limits wake-ups, not readiness).
  */
 #include "t.h"
 

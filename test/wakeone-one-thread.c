@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Q01 [EXT] (SPEC §10 rule 1): 8 threads each make one kevent() call (NULL
+ * EV_WAKEONE, a libkq extension: one activation wakes one waiter.  8
+ * threads each make one kevent() call (NULL
  * timeout, nevents 1) on one kqueue holding a wake-one EV_CLEAR knote.  One
  * activation wakes exactly one thread: over the 200 ms after the first
  * activation exactly one of the 8 calls has returned (a return without a

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Q04 [EXT]: EV_WAKEONE is fixed when the knote is created (epoll allows
- * EPOLLEXCLUSIVE only at EPOLL_CTL_ADD).  Library decision (documented):
- * on an existing knote the flag is ignored, not an error.  Checked: EV_ADD
- * with EV_WAKEONE on an existing READ (pipe) or WRITE (socketpair) knote
- * created without it succeeds (kevent() returns 0; with EV_RECEIPT the
- * receipt has data 0), takes the new udata, and the knote works as before:
- * level, records without EV_WAKEONE in flags.  Conversely a knote created
- * with EV_WAKEONE|EV_CLEAR keeps EV_WAKEONE (and EV_CLEAR) in its records
- * after a re-add without them.
+ * EV_WAKEONE (a libkq extension) is fixed when the knote is created (epoll
+ * allows EPOLLEXCLUSIVE only at EPOLL_CTL_ADD).  Library decision
+ * (documented): on an existing knote the flag is ignored, not an error.
+ * Checked: EV_ADD with EV_WAKEONE on an existing READ (pipe) or WRITE
+ * (socketpair) knote created without it succeeds (kevent() returns 0; with
+ * EV_RECEIPT the receipt has data 0), takes the new udata, and the knote works
+ * as before: level, records without EV_WAKEONE in flags.  Conversely a knote
+ * created with EV_WAKEONE|EV_CLEAR keeps EV_WAKEONE (and EV_CLEAR) in its
+ * records after a re-add without them.
  */
 #include "t.h"
 

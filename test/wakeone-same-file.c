@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Q02 [EXT] (SPEC §10 rule 2, §5): two level READ|EV_WAKEONE knotes in one
+ * EV_WAKEONE (a libkq extension) must not strand a ready knote: two level
+ * READ|EV_WAKEONE knotes in one
  * kqueue on the same open file (a pipe's read end p0 and its dup d) are two
- * knotes, each reporting its own readiness (SPEC §1.2).  With a thread
+ * knotes, each reporting its own readiness.  With a thread
  * asleep in kevent() (nevents 4) when one byte arrives, the wake-up must
  * not strand either knote: within 1 s both {p0, READ} and {d, READ} (flags
  * EV_WAKEONE, data 1) have been reported, by the waiter or by a following

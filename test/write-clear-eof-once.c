@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * LINUX-MAPPING §6.8a: an EV_CLEAR WRITE knote reports the peer's close once,
+ * An EV_CLEAR WRITE knote reports the peer's close once,
  * not twice: after the initial "writable" record, closing the peer gives
  * exactly one record with EV_EOF (EV_CLEAR kept in flags), and later
  * collections (also 100 ms later) return nothing.  Checked on a stream

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * G10: WRITE on a FIFO opened O_RDWR fires: {fd, WRITE, 0, 0,
+ * WRITE on a FIFO opened O_RDWR fires: {fd, WRITE, 0, 0,
  * free space >= PIPE_BUF, udata}.
  */
 #include "t.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * G09: WRITE on a regular file fires at once with data 0 (FreeBSD
+ * WRITE on a regular file fires at once with data 0 (FreeBSD
  * filt_vfswrite: always ready, although the manual says vnodes are not
  * supported), and keeps firing (level).
  */

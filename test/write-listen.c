@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * G06: WRITE on a listening socket never fires (FreeBSD filt_sowrite
+ * WRITE on a listening socket never fires (FreeBSD filt_sowrite
  * returns 0 for listeners), neither right after registration nor with a
  * connection pending.  Checked for a TCP listener on 127.0.0.1 and an
  * AF_UNIX stream listener.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * G04: WRITE on a pipe's write end; when the reader closes the knote fires
+ * WRITE on a pipe's write end; when the reader closes the knote fires
  * with EV_EOF and data 0 (FreeBSD filt_pipewrite).
  */
 #include "t.h"

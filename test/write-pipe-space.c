@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * G02, G03: WRITE on a pipe's write end fires with data = free space
+ * WRITE on a pipe's write end fires with data = free space
  * (>= PIPE_BUF on an empty pipe).  With less than PIPE_BUF bytes free (pipe
  * filled, then 100 bytes read) it does not fire (FreeBSD/NetBSD
  * filt_pipewrite: data >= PIPE_BUF); once the pipe is drained it fires again.
@@ -21,12 +21,12 @@ int main(void)
 	T_ASSERT(fcntl(p[1], F_SETFL, O_NONBLOCK) == 0);
 	T_ASSERT(fcntl(p[0], F_SETFL, O_NONBLOCK) == 0);
 
-	/* G02 */
+	/* An empty pipe: data >= PIPE_BUF. */
 	t_change(kq, p[1], EVFILT_WRITE, EV_ADD, 0, 0, ud);
 	T_EQ(t_get(kq, ev, 8), 1);
 	T_KEVENT_MIN(&ev[0], p[1], EVFILT_WRITE, 0, 0, PIPE_BUF, ud);
 
-	/* G03: fill completely, then free 100 bytes (< PIPE_BUF). */
+	/* Fill completely, then free 100 bytes (< PIPE_BUF). */
 	while ((n = write(p[1], buf, sizeof buf)) > 0)
 		;
 	T_ASSERT(n < 0 && errno == EAGAIN);

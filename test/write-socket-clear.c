@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * G13: WRITE|EV_CLEAR on a stream socketpair end: the first collection
+ * WRITE|EV_CLEAR on a stream socketpair end: the first collection
  * returns the record (flags EV_CLEAR, data > 0), the second returns nothing
  * although space is still free (edge).  When the send space changes (we send
  * bytes and the peer reads them, freeing space) it fires once more.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * G05: WRITE on a stream socketpair end; when the peer closes, the knote
+ * WRITE on a stream socketpair end; when the peer closes, the knote
  * fires with EV_EOF (send side shut down; no socket error, so fflags 0).
  * data (free space) is not checked.
  */

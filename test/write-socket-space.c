@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * G01: WRITE on a connected stream socketpair end fires at once with
+ * WRITE on a connected stream socketpair end fires at once with
  * data = free space in the send buffer (> 0), flags 0, fflags 0; it is
  * level-triggered, so it fires again on the next collection.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * G08: WRITE on a TCP socket that is not connected does not fire (FreeBSD
+ * WRITE on a TCP socket that is not connected does not fire (FreeBSD
  * filt_sowrite: PR_CONNREQUIRED and not SS_ISCONNECTED -> 0), neither fresh
  * nor bound; Linux epoll reports such a socket as OUT|HUP, which the library
  * must suppress.  Once the socket connects, the same knote fires with

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * G07: WRITE on an unconnected (connectionless) UDP socket fires at once:
+ * WRITE on an unconnected (connectionless) UDP socket fires at once:
  * {s, WRITE, 0, 0, free space > 0, udata}.
  */
 #include "t.h"

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Stress/model test (issue 5 item 5; CASES O01-O10, N01, N03-N05, N08, N10,
- * N11, M06, M11; SPEC §5.6, §7, §8).
+ * Stress/model test of concurrent use: threads, wake-ups and one-shot
+ * delivery to a single caller, descriptor close and reuse, knotes activated
+ * during a scan, deletes racing with waiters.
  *
  * Mutator threads add, delete, enable, disable, re-add and trigger knotes,
  * write to and read from pipes, and close and reopen pipe descriptors at
@@ -17,7 +18,7 @@
  *    udata therefore names exactly which change's result libkq was looking at,
  *    and with it the expected ident, filter, stored flags and, for
  *    EVFILT_USER, the exact fflags and data.  A record may come from a
- *    registration made while the call was in progress (O01), but never from
+ *    registration made while the call was in progress, but never from
  *    one that ended before the call began.
  *  - One global atomic counter stamps the start and end of every operation
  *    and of every kevent() call of the waiters.  A record is stale if the
@@ -376,7 +377,7 @@ static void log_state(struct pslot *p, int kind, uint64_t ts, uint64_t te)
 }
 
 /* One change by an owner.  Returns 0 or the errno; with EV_RECEIPT checks
- * the receipt record exactly (SPEC §3.4). */
+ * the receipt record exactly. */
 enum { CH_CREATE, CH_MODIFY, CH_DELETE };
 static int change(struct mut *m, int kq, uintptr_t ident, short filter,
 		  unsigned short flags, unsigned fflags, int64_t data, void *udata,
