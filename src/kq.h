@@ -111,6 +111,7 @@ struct kq_vnodes;
 struct kq_timers;
 struct kq_sigs;
 struct kq_procs;
+struct kq_rechecks;
 
 struct kqueue {
 	pthread_mutex_t    lock;
@@ -156,6 +157,8 @@ struct kqueue {
 	struct kq_timers  *timers;   /* EVFILT_TIMER: one timerfd + heap, or NULL */
 	struct kq_sigs    *sigs;     /* EVFILT_SIGNAL knotes of this kqueue, or NULL */
 	struct kq_procs   *procs;    /* EVFILT_PROC: pidfd slots, connector, or NULL */
+	struct kq_rechecks *rechecks; /* EV_CLEAR datagram knotes to look at again
+				       * (filter/dgram.c), or NULL */
 
 	struct kqueue     *gnext;    /* kq_glock: live list / free list */
 	struct kqueue    **gprevp;
@@ -224,6 +227,12 @@ static inline const struct filterops *kq_fop(const struct knote *kn)
 }
 void kq_filters_fini(struct kqueue *kq);
 void kq_filters_forget(struct kqueue *kq);
+
+/* filter/dgram.c: EV_CLEAR datagram sockets */
+void kq_dgram_delivered(struct kqueue *kq, struct knote *kn);
+void kq_dgram_forget(struct kqueue *kq, struct knote *kn);
+void kq_dgram_recheck(struct kqueue *kq);
+void kq_dgram_fini(struct kqueue *kq);
 
 /* filter/timer.c, filter/signal.c */
 void kq_timer_report(struct kqueue *kq);

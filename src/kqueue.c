@@ -132,6 +132,7 @@ int kq_create(int flags)
 	kq->timers = NULL;
 	kq->sigs = NULL;
 	kq->procs = NULL;
+	kq->rechecks = NULL;
 	pthread_mutex_unlock(&kq->lock);
 
 	pthread_mutex_lock(&kq_glock);

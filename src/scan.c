@@ -428,6 +428,8 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 	int err = kq_quiesce(kq);
 	if (err)
 		return err;
+	if (kq->rechecks)
+		kq_dgram_recheck(kq);
 	int want = nevents < HARVEST_CAP - 2 ? nevents + 2 : HARVEST_CAP;
 	int maxev = harvest_room(kq, want);
 	if (maxev > want)

@@ -403,6 +403,8 @@ static int fd_arm(struct kqueue *kq, struct knote *kn)
 static void fd_detach(struct kqueue *kq, struct knote *kn)
 {
 	struct kq_fdslot *s = slot_of(kq, kn);
+	if (kn->filter == EVFILT_READ)
+		kq_dgram_forget(kq, kn);
 	if (!s)
 		return;
 	if (s->state & SLOT_NOPOLL) {
@@ -770,11 +772,17 @@ void kq_fd_activate_reads(struct kqueue *kq, int fd)
 
 /* The kqueue is being destroyed: the WRITE set goes (READ's vector only, so
  * it runs once; the inotify instance belongs to filter/vnode.c). */
-static void fd_fini(struct kqueue *kq)
+static void fd_forget(struct kqueue *kq)
 {
 	if (kq->wrfd >= 0)
 		sys_close(kq->wrfd);
 	kq->wrfd = -1;
+}
+
+static void fd_fini(struct kqueue *kq)
+{
+	fd_forget(kq);
+	kq_dgram_fini(kq);
 }
 
 const struct filterops kq_read_filtops = {
@@ -783,8 +791,9 @@ const struct filterops kq_read_filtops = {
 	.detach = fd_detach,
 	.event = fd_event,
 	.arm = fd_arm,
+	.delivered = kq_dgram_delivered,
 	.fini = fd_fini,
-	.forget = fd_fini,   /* only closes the WRITE set; frees nothing */
+	.forget = fd_forget,   /* only closes the WRITE set; frees nothing */
 };
 
 const struct filterops kq_write_filtops = {
