@@ -43,8 +43,8 @@ static bool timeout_valid(const struct timespec *ts)
 }
 
 /* Whether change b deletes the READ/WRITE knote change a creates, so that a
- * need not reach epoll (issue 6: changes that cancel out inside one
- * changelist cost nothing).  Receipts keep the plain path. */
+ * need not reach epoll (changes that cancel out inside one changelist
+ * cost nothing).  Receipts keep the plain path. */
 static bool cancels(const struct kevent *a, const struct kevent *b)
 {
 	unsigned short af = a->flags & ~EV_SYSFLAGS, bf = b->flags & ~EV_SYSFLAGS;

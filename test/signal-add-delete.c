@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * J01, J08: EV_ADD of {SIGUSR1, EVFILT_SIGNAL} succeeds (kevent() returns 0,
+ * EV_ADD of {SIGUSR1, EVFILT_SIGNAL} succeeds (kevent() returns 0,
  * no record); after EV_DELETE a SIGUSR1 sent to the process produces no
  * record and a second EV_DELETE fails with ENOENT; a fresh EV_ADD works
  * again.  SIGUSR1 stays blocked, so the process cannot be killed; the
@@ -35,7 +35,7 @@ int main(void)
 	struct kevent ch, ev[4];
 	int ud;
 
-	/* J01: kevent() returns 0 and writes no record. */
+	/* EV_ADD: kevent() returns 0 and writes no record. */
 	EV_SET(&ch, SIGUSR1, EVFILT_SIGNAL, EV_ADD, 0, 0, &ud);
 	memset(ev, 0xa5, sizeof ev);
 	struct timespec z = { 0, 0 };
@@ -43,7 +43,7 @@ int main(void)
 	T_ASSERT(t_untouched(&ev[0]));
 	T_NO_EVENTS(kq);
 
-	/* J08: deleted knote sees nothing. */
+	/* A deleted knote sees nothing. */
 	t_change(kq, SIGUSR1, EVFILT_SIGNAL, EV_DELETE, 0, 0, NULL);
 	T_EQ(kill(getpid(), SIGUSR1), 0);
 	T_NO_EVENTS(kq);

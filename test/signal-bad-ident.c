@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * J10: FreeBSD's filt_sigattach does no range check: {0, SIGNAL},
+ * FreeBSD's filt_sigattach does no range check: {0, SIGNAL},
  * {200, SIGNAL} are accepted and never fire; so are SIGKILL and SIGSTOP,
  * which no process can catch.  Library decision: accepted likewise (the
  * EINVAL of mheily/libkqueue is not followed).  Checked: the four EV_ADDs

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * J04 [LX-DEV]: SIGUSR1 blocked, kill(self) x3 before the get.
+ * SIGUSR1 blocked, kill(self) x3 before the get.
  * FreeBSD counts every send: one record with data 3.  Deviation from
  * FreeBSD: one record with data 1, because Linux keeps a single pending
  * instance of a standard signal and discards the further sends while it is
- * pending, so no user-space library can see them (SPEC 5.2, library
- * decision "a blocked signal is counted once when it becomes pending").
+ * pending, so no user-space library can see them (library decision: "a
+ * blocked signal is counted once when it becomes pending").
  * Also checked: that pending signal, delivered to the program's handler
  * when it is unblocked, is not counted a second time (it is one signal,
  * already reported); a later unblocked send counts 1 again.

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * J02: with SIGUSR1 blocked, kill(getpid(), SIGUSR1) makes the knote report
+ * With SIGUSR1 blocked, kill(getpid(), SIGUSR1) makes the knote report
  * {SIGUSR1, SIGNAL, EV_CLEAR, 0, 1, udata}: EV_CLEAR is forced (FreeBSD
  * filt_sigattach) and data counts the one send.  The record is visible to a
  * zero-timeout kevent() right after kill() (delivery to self is synchronous
- * on FreeBSD; LINUX-MAPPING "programs must work"), and to a waiting one.
+ * on FreeBSD, and programs written for it must work), and to a waiting
+ * one.
  * After the record nothing more is reported (EV_CLEAR).
  * FreeBSD libkqueue/signal.c test_kevent_signal_get.
  */

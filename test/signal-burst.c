@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Issue 4 requirement (5): a burst of 1,000 kill(getpid(), SIGUSR1) with
+ * A burst of 1,000 kill(getpid(), SIGUSR1) with
  * the program's handler installed (signal not blocked).
  *  1. Reference, no knote: the handler count h0 for the burst.
  *  2. What a signalfd-based implementation could count for the same 1,000

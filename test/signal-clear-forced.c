@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * E19 (signal part): a signal knote always behaves as EV_CLEAR and returned
+ * A signal knote always behaves as EV_CLEAR and returned
  * flags include EV_CLEAR though it was not requested (FreeBSD
  * filt_sigattach sets it): plain EV_ADD -> EV_CLEAR, EV_ADD|EV_CLEAR ->
  * EV_CLEAR, EV_ONESHOT -> EV_CLEAR|EV_ONESHOT, EV_DISPATCH ->

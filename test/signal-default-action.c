@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Issue 4 requirement (6): a signal at SIG_DFL keeps its default action
+ * A signal at SIG_DFL keeps its default action
  * while a knote counts it (FreeBSD: kqueue only observes).  Each scenario
  * runs in a child process C:
  *  - knote on SIGTERM, SIG_DFL; the parent kill(C, SIGTERM): C terminates,

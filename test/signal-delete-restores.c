@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Issue 4 requirement (2): while a signal knote exists the program's
+ * While a signal knote exists the program's
  * disposition is the program's (sigaction(sig, NULL, &old) reports what the
  * program set, as on FreeBSD where kqueue never touches it), the signal mask
  * is untouched, and when the last knote goes (EV_DELETE, or close() of the

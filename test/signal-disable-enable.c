@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * J06: a disabled signal knote reports nothing but keeps counting; after
+ * A disabled signal knote reports nothing but keeps counting; after
  * EV_ENABLE the next send gives data 2 (the disabled-time send plus the new
  * one), as FreeBSD libkqueue/signal.c disable/enable expect.  Also: a send
  * made while disabled is reported at EV_ENABLE without a new send (data 1;
@@ -8,8 +8,8 @@
  * Part 1: program's handler installed, signal not blocked (each send is
  * delivered; the handler count checks that).  Part 2: signal blocked; the
  * pending instance is taken with sigtimedwait() after the disabled-time get
- * so the second send is a new signal and not a coalesced one (J04 is a
- * separate case).
+ * so the second send is a new signal and not a coalesced one (coalescing
+ * is checked in signal-blocked-coalesce).
  */
 #include "t.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * J09: the program's own SIGUSR1 handler still runs while a signal knote
+ * The program's own SIGUSR1 handler still runs while a signal knote
  * exists, once per send, and the knote reports every send (FreeBSD: kqueue
  * notification does not replace normal delivery, kqueue(2)).  Checked with
  * a plain handler installed before the EV_ADD (10 sends, handler count 10,

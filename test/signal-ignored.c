@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * J03: SIGUSR1 set to SIG_IGN (before the knote exists) and not blocked.
+ * SIGUSR1 set to SIG_IGN (before the knote exists) and not blocked.
  * Another process sends 5 SIGUSR1 spaced 20 ms apart (and each only once
  * the previous one is no longer pending) while the watcher waits in
  * kevent(): the records' data sum to 5, every kevent() call
@@ -58,8 +58,8 @@ static void watcher(int ready)
 
 /* Waits (at most 1 s) until sig is no longer pending for process pid, so
  * that the next send is a separate delivery: Linux would merge a send into
- * a still-pending instance (J04 deviation), which spacing alone cannot
- * rule out on a loaded machine. */
+ * a still-pending instance (see signal-blocked-coalesce), which spacing
+ * alone cannot rule out on a loaded machine. */
 static void wait_not_pending(pid_t pid, int sig)
 {
 	char path[64], line[256];

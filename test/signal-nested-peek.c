@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A14: kqueue skq has a SIGUSR1 knote and is watched by kq with
+ * Kqueue skq has a SIGUSR1 knote and is watched by kq with
  * {skq, READ, EV_CLEAR}; SIGUSR1 is blocked.  100 times: kill(self); a
  * zero-timeout get on kq returns 1 record at once ({skq, READ, EV_CLEAR,
  * 0, 1}: one event pending in skq), then 0; a zero-timeout get on skq

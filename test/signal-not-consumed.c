@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * J05: with SIGUSR1 blocked, the knote reports a send without consuming
+ * With SIGUSR1 blocked, the knote reports a send without consuming
  * the signal: after the record, sigpending() still shows SIGUSR1 and
  * sigtimedwait() returns it with its original siginfo (kill: SI_USER and
  * our pid; sigqueue: SI_QUEUE and the queued value), and only once (a second

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * J07: an EV_ONESHOT signal knote reports the first send once
+ * An EV_ONESHOT signal knote reports the first send once
  * ({SIGUSR1, SIGNAL, EV_CLEAR|EV_ONESHOT, 0, 1, udata}) and is then gone:
  * a second send gives no record and EV_DELETE fails with ENOENT.  The
  * program's handler runs for both sends, and once the knote is gone the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * J14: a signal already pending (blocked) before the knote is added is not
+ * A signal already pending (blocked) before the knote is added is not
  * counted; only sends after the EV_ADD are (FreeBSD counts at send time, in
  * tdsendsignal; library decision: the same).  Checked: pending SIGUSR1,
  * EV_ADD, get -> nothing; the signal is still pending (sigtimedwait returns

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A program handler installed with SA_RESETHAND keeps its one-shot meaning
- * while a knote watches the signal (disposition kept and chained, issue 4):
+ * while a knote watches the signal (the program's disposition is kept and
+ * chained):
  * the first SIGUSR1 runs the handler once and is counted, after which the
  * disposition is SIG_DFL (sigaction query) and the next SIGUSR1 terminates
  * the process (as on FreeBSD, where the kernel resets the action on

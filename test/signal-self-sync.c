@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * LINUX-MAPPING §6.8a: kill(getpid(), sig) followed at once by a kevent()
+ * kill(getpid(), sig) followed at once by a kevent()
  * with a zero timeout sees the signal (on BSD the signal is posted to the
  * knote before kill() returns); programs rely on it, e.g. to test their
  * signal handling.  100 times each: a signal with a program handler, one

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * J11: SIGCHLD set to SIG_IGN by the program keeps its meaning: children are
+ * SIGCHLD set to SIG_IGN by the program keeps its meaning: children are
  * reaped automatically (waitpid() then fails with ECHILD) and, as on FreeBSD
  * where an ignored SIGCHLD is not generated at all, no SIGCHLD record is
  * reported.  Checked with SIG_IGN set before the knote exists and set while

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * J15 (and J10 for SIGSTOP): a process W with knotes on SIGCONT and SIGSTOP
+ * A process W with knotes on SIGCONT and SIGSTOP
  * (both at SIG_DFL) is stopped with SIGSTOP and continued with SIGCONT by
  * its parent: it really stops and continues (waitpid WUNTRACED/WCONTINUED),
  * then W finds exactly one record {SIGCONT, SIGNAL, EV_CLEAR, 0, 1} and none
- * for SIGSTOP (uncatchable: accepted, never fires).  A SIGCONT W sends itself
- * while running is counted too.  mheily/libkqueue "sigcont"; FreeBSD counts
+ * for SIGSTOP (uncatchable: accepted, never fires, as in
+ * signal-bad-ident).  A SIGCONT W sends itself while running is counted
+ * too.  mheily/libkqueue "sigcont"; FreeBSD counts
  * SIGCONT like any signal.  The parent kills W if anything hangs.
  */
 #include "t.h"

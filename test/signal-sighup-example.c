@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * EXAMPLES.md item 3 (kqueue paper, Figure 7): register EVFILT_SIGNAL for
+ * The kqueue paper's Figure 7 example: register EVFILT_SIGNAL for
  * SIGHUP with EV_ADD|EV_ENABLE, then signal(SIGHUP, SIG_IGN).  Three
  * SIGHUPs sent between two kevent() calls give one event {SIGHUP, SIGNAL,
  * EV_CLEAR, 0, 3} and the process is not killed.  The SIGHUPs are not
@@ -58,8 +58,8 @@ static void example(int ready, int go)
 
 /* Waits (at most 1 s) until sig is no longer pending for process pid, so
  * that the next send is a separate delivery: Linux would merge a send into
- * a still-pending instance (J04 deviation), which spacing alone cannot
- * rule out on a loaded machine. */
+ * a still-pending instance (see signal-blocked-coalesce), which spacing
+ * alone cannot rule out on a loaded machine. */
 static void wait_not_pending(pid_t pid, int sig)
 {
 	char path[64], line[256];

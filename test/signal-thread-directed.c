@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * J12 [LX-DEV]: thread-directed signals.  FreeBSD counts a signal sent to
+ * Thread-directed signals.  FreeBSD counts a signal sent to
  * one thread (tdsendsignal is the common path), blocked or not.
  * Checked (as FreeBSD): pthread_kill() to a thread that does not block
  * SIGUSR1 (the main thread blocks it) runs the program's handler in that
@@ -9,7 +9,7 @@
  * Deviation from FreeBSD: a thread-directed SIGUSR1 to a thread that blocks
  * it is not reported while it stays pending on that thread only, because
  * Linux shows a thread's private pending signals to nobody else (signalfd
- * in another thread does not see it; LINUX-MAPPING 9.3).  It is reported
+ * in another thread does not see it).  It is reported
  * (data 1) once that thread takes it with sigtimedwait(), which libkq
  * catches.  Checked: no record before, the signal is still pending for that
  * thread (libkq did not consume it), and one record after it was taken.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Issue 4 requirement (4): in a multi-threaded program (4 extra threads
+ * In a multi-threaded program (4 extra threads
  * running - 2 spinning, 2 sleeping in poll() - none blocking SIGUSR1) every
  * process-directed SIGUSR1 is counted exactly once, whichever thread the
  * kernel delivers it to, and the program's handler runs once per signal.

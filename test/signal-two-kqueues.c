@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * J13: several kqueues watching one signal each count every send on their
+ * Several kqueues watching one signal each count every send on their
  * own: three kqueues, one kill -> each reports data 1 with its own udata;
  * two more kills -> each reports data 2 (with the program's handler
  * installed, signal delivered); with the signal blocked, one kill -> each

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * EXAMPLES.md item 6 (tail -f): a reader follows a file that another
+ * The tail -f example: a reader follows a file that another
  * descriptor appends to, without stat()ing it in a loop.
  * Part READ: EVFILT_READ on the reader's descriptor (level-triggered); a
  * record's data is the number of bytes between the reader's offset and the
- * end of the file (SPEC 6.1, regular files), and the reader reads exactly
+ * end of the file (as for any regular file), and the reader reads exactly
  * that many.  Part VNODE: EVFILT_VNODE NOTE_WRITE|NOTE_EXTEND with
  * EV_CLEAR on the reader's descriptor; each record is
  * {r, VNODE, EV_CLEAR, NOTE_WRITE|NOTE_EXTEND, 0, udata} (every append

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * EXAMPLES.md item 4 (watching a file, Figure 8 of the kqueue paper): an
+ * Watching a file, the example in Figure 8 of the kqueue paper: an
  * open file is registered with EV_ADD|EV_ENABLE|EV_CLEAR and
  * NOTE_RENAME|NOTE_WRITE|NOTE_DELETE|NOTE_ATTRIB, written the way a FreeBSD
  * program does it.  Writing to it, renaming it, chmod-ing it and unlinking
  * it are each reported with the matching bits: the write (which grows the
- * file) as NOTE_WRITE|NOTE_EXTEND (FreeBSD posts the whole hint, H02), the
+ * file) as NOTE_WRITE|NOTE_EXTEND (FreeBSD posts the whole hint), the
  * others as NOTE_RENAME, NOTE_ATTRIB, NOTE_DELETE; flags are EV_CLEAR
  * (EV_ADD and EV_ENABLE are never returned).  The same four steps on a
  * second file with no collection in between give one record with all the
