@@ -16,13 +16,13 @@
  */
 #include "kq.h"
 #include "sys.h"
+#include "export.h"
 
 #include <limits.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define KQ_API __attribute__((visibility("default")))
 
 #ifndef SYS_close_range
 #define SYS_close_range 436
@@ -39,7 +39,7 @@
  */
 const char kq_interpose_anchor = 1;
 
-KQ_API int close(int fd)
+int KQ_INTERPOSE(close)(int fd)
 {
 	kq_fd_closing(fd);
 	/* Linux always frees the number, even when close reports EINTR, so
@@ -47,14 +47,14 @@ KQ_API int close(int fd)
 	return (int)(syscall(SYS_close, fd));
 }
 
-KQ_API int dup3(int oldfd, int newfd, int flags)
+int KQ_INTERPOSE(dup3)(int oldfd, int newfd, int flags)
 {
 	if (oldfd != newfd && kq_fdtab_busy(newfd) && sys_fcntl(oldfd, F_GETFD, 0) >= 0)
 		kq_fd_closing(newfd);
 	return (int)(syscall(SYS_dup3, oldfd, newfd, flags));
 }
 
-KQ_API int dup2(int oldfd, int newfd)
+int KQ_INTERPOSE(dup2)(int oldfd, int newfd)
 {
 	if (oldfd == newfd) {
 		/* dup2(fd, fd) only checks that fd is valid */
@@ -65,7 +65,7 @@ KQ_API int dup2(int oldfd, int newfd)
 		}
 		return newfd;
 	}
-	return dup3(oldfd, newfd, 0);
+	return KQ_CALL(dup3)(oldfd, newfd, 0);
 }
 
 /* The highest descriptor number that can be open. */
@@ -91,14 +91,14 @@ static void closing_range(unsigned first, unsigned last)
 	}
 }
 
-KQ_API int close_range(unsigned int first, unsigned int last, int flags)
+int KQ_INTERPOSE(close_range)(unsigned int first, unsigned int last, int flags)
 {
 	if (!(flags & CLOSE_RANGE_CLOEXEC) && first <= last)
 		closing_range(first, last);
 	return (int)(syscall(SYS_close_range, first, last, flags));
 }
 
-KQ_API void closefrom(int lowfd)
+void KQ_INTERPOSE(closefrom)(int lowfd)
 {
 	unsigned first = lowfd < 0 ? 0 : (unsigned)lowfd;
 	closing_range(first, UINT_MAX);

@@ -23,13 +23,19 @@
  */
 #include "kq.h"
 #include "sys.h"
+#include "export.h"
 
 #include <dlfcn.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 
-#define KQ_API __attribute__((visibility("default")))
+
+/* The C library's _FORTIFY_SOURCE entry points (declared by its headers
+ * only when fortification is on). */
+ssize_t __read_chk(int, void *, size_t, size_t);
+ssize_t __recv_chk(int, void *, size_t, size_t, int);
+ssize_t __recvfrom_chk(int, void *, size_t, size_t, int, struct sockaddr *, socklen_t *);
 
 /* See interpose.c: keeps this object in programs linked with libkq.a. */
 const char kq_sockio_anchor = 1;
@@ -68,7 +74,7 @@ static void *libc_fn(const char *name, void *_Atomic *cache)
 
 #define FAIL_WITH(err) do { errno = (err); return -1; } while (0)
 
-KQ_API int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
+int KQ_INTERPOSE(getsockopt)(int fd, int level, int name, void *val, socklen_t *len)
 {
 	if (level == SOL_SOCKET && name == SO_ERROR && val && len) {
 		int err = kept_error(fd);
@@ -82,7 +88,7 @@ KQ_API int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
 	return (int)(syscall(SYS_getsockopt, fd, level, name, val, len));
 }
 
-KQ_API int connect(int fd, const struct sockaddr *addr, socklen_t len)
+int KQ_INTERPOSE(connect)(int fd, const struct sockaddr *addr, socklen_t len)
 {
 	int err = kept_error(fd);
 	if (err)
@@ -91,7 +97,7 @@ KQ_API int connect(int fd, const struct sockaddr *addr, socklen_t len)
 	return real(fd, addr, len);
 }
 
-KQ_API ssize_t read(int fd, void *buf, size_t n)
+ssize_t KQ_INTERPOSE(read)(int fd, void *buf, size_t n)
 {
 	int err = kept_error(fd);
 	if (err)
@@ -100,7 +106,7 @@ KQ_API ssize_t read(int fd, void *buf, size_t n)
 	return real(fd, buf, n);
 }
 
-KQ_API ssize_t readv(int fd, const struct iovec *iov, int n)
+ssize_t KQ_INTERPOSE(readv)(int fd, const struct iovec *iov, int n)
 {
 	int err = kept_error(fd);
 	if (err)
@@ -109,7 +115,7 @@ KQ_API ssize_t readv(int fd, const struct iovec *iov, int n)
 	return real(fd, iov, n);
 }
 
-KQ_API ssize_t recv(int fd, void *buf, size_t n, int flags)
+ssize_t KQ_INTERPOSE(recv)(int fd, void *buf, size_t n, int flags)
 {
 	int err = kept_error(fd);
 	if (err)
@@ -118,7 +124,7 @@ KQ_API ssize_t recv(int fd, void *buf, size_t n, int flags)
 	return real(fd, buf, n, flags);
 }
 
-KQ_API ssize_t recvfrom(int fd, void *buf, size_t n, int flags,
+ssize_t KQ_INTERPOSE(recvfrom)(int fd, void *buf, size_t n, int flags,
 			struct sockaddr *addr, socklen_t *alen)
 {
 	int err = kept_error(fd);
@@ -128,7 +134,7 @@ KQ_API ssize_t recvfrom(int fd, void *buf, size_t n, int flags,
 	return real(fd, buf, n, flags, addr, alen);
 }
 
-KQ_API ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
+ssize_t KQ_INTERPOSE(recvmsg)(int fd, struct msghdr *msg, int flags)
 {
 	int err = kept_error(fd);
 	if (err)
@@ -137,7 +143,7 @@ KQ_API ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 	return real(fd, msg, flags);
 }
 
-KQ_API ssize_t write(int fd, const void *buf, size_t n)
+ssize_t KQ_INTERPOSE(write)(int fd, const void *buf, size_t n)
 {
 	int err = kept_error(fd);
 	if (err)
@@ -146,7 +152,7 @@ KQ_API ssize_t write(int fd, const void *buf, size_t n)
 	return real(fd, buf, n);
 }
 
-KQ_API ssize_t writev(int fd, const struct iovec *iov, int n)
+ssize_t KQ_INTERPOSE(writev)(int fd, const struct iovec *iov, int n)
 {
 	int err = kept_error(fd);
 	if (err)
@@ -155,7 +161,7 @@ KQ_API ssize_t writev(int fd, const struct iovec *iov, int n)
 	return real(fd, iov, n);
 }
 
-KQ_API ssize_t send(int fd, const void *buf, size_t n, int flags)
+ssize_t KQ_INTERPOSE(send)(int fd, const void *buf, size_t n, int flags)
 {
 	int err = kept_error(fd);
 	if (err)
@@ -164,7 +170,7 @@ KQ_API ssize_t send(int fd, const void *buf, size_t n, int flags)
 	return real(fd, buf, n, flags);
 }
 
-KQ_API ssize_t sendto(int fd, const void *buf, size_t n, int flags,
+ssize_t KQ_INTERPOSE(sendto)(int fd, const void *buf, size_t n, int flags,
 		      const struct sockaddr *addr, socklen_t alen)
 {
 	int err = kept_error(fd);
@@ -174,7 +180,7 @@ KQ_API ssize_t sendto(int fd, const void *buf, size_t n, int flags,
 	return real(fd, buf, n, flags, addr, alen);
 }
 
-KQ_API ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
+ssize_t KQ_INTERPOSE(sendmsg)(int fd, const struct msghdr *msg, int flags)
 {
 	int err = kept_error(fd);
 	if (err)
@@ -185,7 +191,7 @@ KQ_API ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 
 /* _FORTIFY_SOURCE turns read() and recv() with a buffer of known size into
  * these; the C library's versions check the size and call its own. */
-KQ_API ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen)
+ssize_t KQ_INTERPOSE(__read_chk)(int fd, void *buf, size_t n, size_t buflen)
 {
 	int err = kept_error(fd);
 	if (err)
@@ -194,7 +200,7 @@ KQ_API ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen)
 	return real(fd, buf, n, buflen);
 }
 
-KQ_API ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen, int flags)
+ssize_t KQ_INTERPOSE(__recv_chk)(int fd, void *buf, size_t n, size_t buflen, int flags)
 {
 	int err = kept_error(fd);
 	if (err)
@@ -203,7 +209,7 @@ KQ_API ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen, int flags)
 	return real(fd, buf, n, buflen, flags);
 }
 
-KQ_API ssize_t __recvfrom_chk(int fd, void *buf, size_t n, size_t buflen, int flags,
+ssize_t KQ_INTERPOSE(__recvfrom_chk)(int fd, void *buf, size_t n, size_t buflen, int flags,
 			      struct sockaddr *addr, socklen_t *alen)
 {
 	int err = kept_error(fd);

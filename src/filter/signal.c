@@ -40,6 +40,7 @@
  */
 #include "kq.h"
 #include "sys.h"
+#include "export.h"
 
 #include <dlfcn.h>
 #include <signal.h>
@@ -47,7 +48,6 @@
 #include <string.h>
 #include <sys/signalfd.h>
 
-#define KQ_API __attribute__((visibility("default")))
 #define NSIGS 65
 
 /* glibc's own entry point, reached without going through our sigaction. */
@@ -517,7 +517,7 @@ static int foreign_sigaction(int sig, const struct sigaction *act, struct sigact
 	return r;
 }
 
-KQ_API int sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
+int KQ_INTERPOSE(sigaction)(int sig, const struct sigaction *act, struct sigaction *oact)
 {
 	if (!catchable(sig))
 		return __sigaction(sig, act, oact);
@@ -546,7 +546,7 @@ KQ_API int sigaction(int sig, const struct sigaction *act, struct sigaction *oac
 
 /* BSD semantics, as glibc's signal(): restart interrupted calls, block the
  * signal while its handler runs. */
-KQ_API sighandler_t signal(int sig, sighandler_t handler)
+sighandler_t KQ_INTERPOSE(signal)(int sig, sighandler_t handler)
 {
 	struct sigaction act, old;
 	memset(&act, 0, sizeof act);
@@ -555,7 +555,7 @@ KQ_API sighandler_t signal(int sig, sighandler_t handler)
 	if (sig > 0 && sig < NSIGS)
 		sigaddset(&act.sa_mask, sig);
 	act.sa_flags = SA_RESTART;
-	if (sigaction(sig, &act, &old) < 0)
+	if (KQ_CALL(sigaction)(sig, &act, &old) < 0)
 		return SIG_ERR;
 	return old.sa_handler;
 }
@@ -582,7 +582,7 @@ static void find_real(void)
 	real_sigtimedwait = (sigtimedwait_fn)dlsym(RTLD_NEXT, "sigtimedwait");
 }
 
-KQ_API int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *ts)
+int KQ_INTERPOSE(sigtimedwait)(const sigset_t *set, siginfo_t *info, const struct timespec *ts)
 {
 	/* A vfork() child takes its own signals, not the parent's, and makes
 	 * the system call itself: resolving glibc's function there could wait
@@ -602,16 +602,16 @@ KQ_API int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct times
 	return sig;
 }
 
-KQ_API int sigwaitinfo(const sigset_t *set, siginfo_t *info)
+int KQ_INTERPOSE(sigwaitinfo)(const sigset_t *set, siginfo_t *info)
 {
-	return sigtimedwait(set, info, NULL);
+	return KQ_CALL(sigtimedwait)(set, info, NULL);
 }
 
-KQ_API int sigwait(const sigset_t *set, int *sig)
+int KQ_INTERPOSE(sigwait)(const sigset_t *set, int *sig)
 {
 	int r, e = errno;
 	do
-		r = sigtimedwait(set, NULL, NULL);
+		r = KQ_CALL(sigtimedwait)(set, NULL, NULL);
 	while (r < 0 && errno == EINTR);
 	if (r < 0) {
 		r = errno;

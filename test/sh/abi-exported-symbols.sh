@@ -65,8 +65,10 @@ unexpected=""
 found=""
 while read -r type name; do
 	[ -n "$name" ] || continue
-	if [ "$type" = "A" ] && [ "$name" = "LIBKQ_0" ]; then
-		continue
+	# version definitions: libkq's own, and the C library's versions
+	# the replacements are also exported under (src/export.h)
+	if [ "$type" = "A" ]; then
+		case $name in LIBKQ_0|GLIBC_*) continue ;; esac
 	fi
 	if is_expected "$name"; then
 		found="$found $name"
@@ -93,6 +95,23 @@ if [ -n "$missing" ]; then
 	status=1
 fi
 [ $status -eq 0 ] && echo "ok: $SO exports exactly:$found"
+
+# Every replacement of a C library function is exported twice: as the
+# default name@@LIBKQ_0 (what programs and libraries linked with libkq
+# record) and under the C library's own version (what code built without
+# libkq records), so both kinds of reference reach libkq.
+vers=$(nm -D --defined-only --with-symbol-versions "$SO" 2>/dev/null | awk 'NF >= 3 { print $3 }')
+for e in $EXPECTED; do
+	case $e in kqueue|kqueuex|kqueue1|kevent|libkq_version|libkq_version_number) continue ;; esac
+	if ! printf '%s\n' "$vers" | grep -qx "$e@@LIBKQ_0"; then
+		echo "FAIL: $SO lacks $e@@LIBKQ_0"
+		status=1
+	fi
+	if ! printf '%s\n' "$vers" | grep -q "^$e@GLIBC_"; then
+		echo "FAIL: $SO lacks $e under the C library's version ($e@GLIBC_*)"
+		status=1
+	fi
+done
 
 # --- static archive -------------------------------------------------------
 AR=""
