@@ -18,8 +18,7 @@
  * and one more lock-free load of the descriptor's entry otherwise; only a
  * descriptor that has a kept error takes a lock (so write() to a self-pipe
  * stays safe in a signal handler).  The C library's own function does the
- * work.  They are
- * exported unversioned for the reasons given in libkq.map.
+ * work.  They are exported as src/export.h describes.
  */
 #include "kq.h"
 #include "sys.h"
