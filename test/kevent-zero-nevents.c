@@ -28,8 +28,8 @@ int main(void)
 	struct timespec five = { 5, 0 };
 
 	/* Empty queue. */
-	quick(kq, NULL, 0, NULL, "B10 NULL timeout");
-	quick(kq, NULL, 0, &five, "B11 5 s timeout");
+	quick(kq, NULL, 0, NULL, "NULL timeout");
+	quick(kq, NULL, 0, &five, "5 s timeout");
 	T_EQ(kevent(kq, NULL, 0, NULL, 0, NULL), 0);
 
 	/* With a change: applied, still no wait. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H18: without EV_CLEAR, notes OR together and stay: an in-place write
+ * Without EV_CLEAR, notes OR together and stay: an in-place write
  * (NOTE_WRITE) and an fchmod (NOTE_ATTRIB) before the first collection give
  * one record {fd, VNODE, 0, NOTE_WRITE|NOTE_ATTRIB, 0, udata}; the knote
  * is level-triggered and its fflags are never reset, so the next

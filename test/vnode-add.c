@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H01: EV_ADD of EVFILT_VNODE with NOTE_WRITE|NOTE_ATTRIB|NOTE_RENAME|
- * NOTE_DELETE succeeds (kevent returns 0) on a regular file, a directory
- * and a FIFO (SPEC 6.6: any file-system object) and reports nothing while
- * the objects are left alone (FB-T vnode.c add).  With EV_RECEIPT the echo
- * is {fd, VNODE, EV_ERROR, 0, 0, udata}: a successful create zeroes fflags
- * and data (SPEC 3.4).  Writing to a file inside the watched directory is
- * not a change of the directory (FreeBSD posts NOTE_WRITE to a directory
- * only for entry changes).  EV_DELETE removes the file's knote (FB-T
- * vnode.c del): a later write is not reported and a second EV_DELETE fails
- * with ENOENT.
+ * EV_ADD of EVFILT_VNODE with NOTE_WRITE|NOTE_ATTRIB|NOTE_RENAME|
+ * NOTE_DELETE succeeds (kevent returns 0) on a regular file, a directory and
+ * a FIFO (the filter takes any file-system object) and reports nothing while
+ * the objects are left alone (FreeBSD tests/sys/kqueue/libkqueue/vnode.c
+ * add).  With EV_RECEIPT the echo is {fd, VNODE, EV_ERROR, 0, 0, udata}: a
+ * successful create zeroes fflags and data.  Writing to a file inside the
+ * watched directory is not a change of the directory (FreeBSD posts
+ * NOTE_WRITE to a directory only for entry changes).  EV_DELETE removes the
+ * file's knote (FreeBSD tests/sys/kqueue/libkqueue/vnode.c del): a later
+ * write is not reported and a second EV_DELETE fails with ENOENT.
  */
 #include "t.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H06: fchmod(), chmod() and fchown() are each reported as exactly
+ * fchmod(), chmod() and fchown() are each reported as exactly
  * NOTE_ATTRIB (FreeBSD posts NOTE_ATTRIB for every successful VOP_SETATTR,
  * vfs_subr.c vop_setattr_post).  fchown() is done as an unprivileged user
  * can: to the file's own uid and gid.  No id changes, but it is still a

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H05: setting a file's times (utimes() by path, futimens() by descriptor)
- * is reported as exactly NOTE_ATTRIB (FB-T vnode.c note_attrib); NOTE_WRITE
- * and NOTE_EXTEND, also requested, do not come along: FreeBSD posts
- * NOTE_ATTRIB for every successful VOP_SETATTR (vfs_subr.c
- * vop_setattr_post).  Each change sets distinct times, so it is a real
- * change whatever the time-stamp granularity.
+ * Setting a file's times (utimes() by path, futimens() by descriptor) is
+ * reported as exactly NOTE_ATTRIB (FreeBSD
+ * tests/sys/kqueue/libkqueue/vnode.c note_attrib); NOTE_WRITE and
+ * NOTE_EXTEND, also requested, do not come along: FreeBSD posts NOTE_ATTRIB
+ * for every successful VOP_SETATTR (vfs_subr.c vop_setattr_post).  Each
+ * change sets distinct times, so it is a real change whatever the time-stamp
+ * granularity.
  */
 #include "t.h"
 

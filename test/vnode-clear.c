@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H19: with EV_CLEAR a write is reported once: {fd, VNODE, EV_CLEAR,
+ * With EV_CLEAR a write is reported once: {fd, VNODE, EV_CLEAR,
  * NOTE_WRITE|NOTE_EXTEND, 0, udata}, then nothing.  The fflags were reset
  * at retrieval: a later in-place write is reported as NOTE_WRITE alone
  * (no NOTE_EXTEND left over), and two writes before one collection give

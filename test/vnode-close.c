@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H27 (SPEC 7; N06, N08, N10 for VNODE): close() of a watched descriptor
- * removes its VNODE knotes in every kqueue, also while a dup() keeps the
- * file open and also when a record for it is already queued: no record is
- * returned for it, nothing crashes.  EV_DELETE of {fd, VNODE} then fails
- * with EBADF while the number is closed, and with ENOENT once the number
- * is reused by a new open; the file opened under the reused number is not
- * watched, and neither is the old file (still open through the dup).
+ * close() of a watched descriptor removes its VNODE knotes in every kqueue
+ * (as for every filter, a knote dies with the first close of its number),
+ * also while a dup() keeps the file open and also when a record for it is
+ * already queued: no record is returned for it, nothing crashes.  EV_DELETE
+ * of {fd, VNODE} then fails with EBADF while the number is closed, and with
+ * ENOENT once the number is reused by a new open; the file opened under the
+ * reused number is not watched, and neither is the old file (still open
+ * through the dup).
  */
 #include "t.h"
 

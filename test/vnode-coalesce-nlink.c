@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * SPEC 5.2 / H18 for link-count notes: notes posted between two
- * collections OR together, also when Linux reports them with one inotify
- * event.  FreeBSD posts a hint per operation (vfs_subr.c vop_setattr_post
- * NOTE_ATTRIB, vop_link_post NOTE_LINK, vop_remove_post NOTE_DELETE), so:
+ * Link-count notes coalesce like any other (see vnode-accumulate): notes
+ * posted between two collections OR together, also when Linux reports them
+ * with one inotify event.  FreeBSD posts a hint per operation (vfs_subr.c
+ * vop_setattr_post NOTE_ATTRIB, vop_link_post NOTE_LINK, vop_remove_post
+ * NOTE_DELETE), so:
  *  a) chmod() then unlink() of the last name, one collection:
  *     {fd, VNODE, EV_CLEAR, NOTE_ATTRIB|NOTE_DELETE, 0, udata};
  *  b) link() of a second name then unlink() of it (the link count is back
  *     where it was), one collection: FreeBSD gives NOTE_LINK|NOTE_DELETE.
  * Linux sends IN_ATTRIB for each of these operations and merges identical
- * consecutive events, so the library sees one IN_ATTRIB per pair and has
- * to tell from the file's state what happened.  a) works: the mode changed
- * and the link count dropped.  b) is a documented deviation
+ * consecutive events, so the library sees one IN_ATTRIB per pair and has to
+ * tell from the file's state what happened.  a) works: the mode changed and
+ * the link count dropped.  b) is a documented deviation
  * (docs/differences.md, EVFILT_VNODE): the link count is unchanged and only
  * the ctime moved, so libkq can only say NOTE_ATTRIB (something about the
  * inode changed); the test checks exactly that.

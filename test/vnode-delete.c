@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H08 [LX-DEV]: unlink() of a file's only name while the file stays open
- * is reported as NOTE_DELETE at once (FB-T vnode.c note_delete, ONESHOT
- * knote: {fd, VNODE, EV_ONESHOT, NOTE_DELETE, 0, udata}).  A second knote
- * in another kqueue that also asks for NOTE_ATTRIB, NOTE_LINK, NOTE_WRITE
- * and NOTE_RENAME gets exactly NOTE_DELETE too: FreeBSD posts only
- * NOTE_DELETE to the removed vnode (vfs_subr.c vop_remove_post).  The
- * knote stays on the open, now nameless file: an append is NOTE_WRITE|
- * NOTE_EXTEND.  Linux reports the deletion of an open file (IN_DELETE_SELF)
- * only at its last close; the library has to notice the link count
- * reaching 0 instead (LINUX-MAPPING 5.2, 6.4).
+ * unlink() of a file's only name while the file stays open is reported as
+ * NOTE_DELETE at once (FreeBSD tests/sys/kqueue/libkqueue/vnode.c
+ * note_delete, ONESHOT knote: {fd, VNODE, EV_ONESHOT, NOTE_DELETE, 0,
+ * udata}).  A second knote in another kqueue that also asks for NOTE_ATTRIB,
+ * NOTE_LINK, NOTE_WRITE and NOTE_RENAME gets exactly NOTE_DELETE too:
+ * FreeBSD posts only NOTE_DELETE to the removed vnode (vfs_subr.c
+ * vop_remove_post).  The knote stays on the open, now nameless file: an
+ * append is NOTE_WRITE|NOTE_EXTEND.  Linux reports the deletion of an open
+ * file (IN_DELETE_SELF) only at its last close; the library has to notice
+ * the link count reaching 0 instead (see docs/filters.md), which makes this
+ * a Linux-specific part of the filter.
  */
 #include "t.h"
 

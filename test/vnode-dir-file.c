@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H11 (and the file half of FB-NT t_vnode.c): a directory watched for
- * NOTE_WRITE|NOTE_LINK reports creating a plain file in it as exactly
- * NOTE_WRITE (vfs_subr.c vop_create_post), creating a symlink as exactly
- * NOTE_WRITE (vop_symlink_post) and removing either as exactly NOTE_WRITE
- * (vop_remove_post): no NOTE_LINK, the directory's link count is not
- * touched by plain entries.  A second knote asking only for NOTE_LINK
- * reports nothing for all of it (FB-NT dir_no_note_link_create /
- * _delete).  Writing to or chmod-ing the file inside changes no entry of
- * the directory and is not reported either.
+ * The file half of FreeBSD contrib/netbsd-tests t_vnode.c: a directory
+ * watched for NOTE_WRITE|NOTE_LINK reports creating a plain file in it as
+ * exactly NOTE_WRITE (vfs_subr.c vop_create_post), creating a symlink as
+ * exactly NOTE_WRITE (vop_symlink_post) and removing either as exactly
+ * NOTE_WRITE (vop_remove_post): no NOTE_LINK, the directory's link count is
+ * not touched by plain entries.  A second knote asking only for NOTE_LINK
+ * reports nothing for all of it (t_vnode.c dir_no_note_link_create /
+ * _delete).  Writing to or chmod-ing the file inside changes no entry of the
+ * directory and is not reported either.
  */
 #include "t.h"
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H12: creating a subdirectory in a watched directory is reported as
- * exactly NOTE_WRITE|NOTE_LINK (FB-NT t_vnode.c dir_note_link_create,
- * dir_note_write_mkdir): FreeBSD posts the single hint NOTE_WRITE|NOTE_LINK
- * to the parent (vfs_subr.c vop_mkdir_post; the new ".." is a link to the
- * parent).  Because the whole hint is ORed in once a requested bit is in
- * it (SPEC 6.6), a knote asking only for NOTE_WRITE and one asking only
- * for NOTE_LINK report NOTE_WRITE|NOTE_LINK as well.
+ * Creating a subdirectory in a watched directory is reported as exactly
+ * NOTE_WRITE|NOTE_LINK (FreeBSD contrib/netbsd-tests t_vnode.c
+ * dir_note_link_create, dir_note_write_mkdir): FreeBSD posts the single hint
+ * NOTE_WRITE|NOTE_LINK to the parent (vfs_subr.c vop_mkdir_post; the new
+ * ".." is a link to the parent).  Because the whole hint is ORed in once a
+ * requested bit is in it, a knote asking only for NOTE_WRITE and one asking
+ * only for NOTE_LINK report NOTE_WRITE|NOTE_LINK as well.
  */
 #include "t.h"
 

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H17: moving a plain file into a watched directory from elsewhere, and out
- * of it again, is reported each time with NOTE_WRITE and without NOTE_LINK
- * (FB-NT t_vnode.c dir_no_note_link_mv_in / _out, dir_note_write_mv_in /
- * _out): a plain entry does not change the directory's link count.
- * NOTE_EXTEND is allowed (SPEC 6.6: entry changes by rename), nothing
- * else.  A knote asking only for NOTE_LINK reports nothing.
+ * Moving a plain file into a watched directory from elsewhere, and out of it
+ * again, is reported each time with NOTE_WRITE and without NOTE_LINK
+ * (FreeBSD contrib/netbsd-tests t_vnode.c dir_no_note_link_mv_in / _out,
+ * dir_note_write_mv_in / _out): a plain entry does not change the
+ * directory's link count.  NOTE_EXTEND is allowed (FreeBSD may add it to
+ * entry changes made by rename), nothing else.  A knote asking only for
+ * NOTE_LINK reports nothing.
  */
 #include "t.h"
 

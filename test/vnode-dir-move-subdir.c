@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H16: moving a subdirectory into a watched directory from elsewhere, and
- * out of it again, is reported each time with NOTE_WRITE|NOTE_LINK (FB-NT
- * t_vnode.c dir_note_link_mv_dir_in / _out): the moved directory's ".."
- * changes parent, so the watched directory's link count changes.
- * NOTE_EXTEND is allowed (SPEC 6.6: entry changes by rename), nothing
- * else.  A knote asking only for NOTE_LINK reports NOTE_LINK each time
- * (with NOTE_WRITE/NOTE_EXTEND allowed, should the file system post them
- * in the same hint).
+ * Moving a subdirectory into a watched directory from elsewhere, and out of
+ * it again, is reported each time with NOTE_WRITE|NOTE_LINK (FreeBSD
+ * contrib/netbsd-tests t_vnode.c dir_note_link_mv_dir_in / _out): the moved
+ * directory's ".." changes parent, so the watched directory's link count
+ * changes.  NOTE_EXTEND is allowed (FreeBSD may add it to entry changes made
+ * by rename), nothing else.  A knote asking only for NOTE_LINK reports
+ * NOTE_LINK each time (with NOTE_WRITE/NOTE_EXTEND allowed, should the file
+ * system post them in the same hint).
  */
 #include "t.h"
 

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H14: renaming a plain file within a watched directory is reported with
- * NOTE_WRITE and without NOTE_LINK (FB-NT t_vnode.c
- * dir_no_note_link_rename, dir_note_write_rename): FreeBSD posts
- * NOTE_WRITE to the directory (vfs_subr.c vop_rename_post); NOTE_EXTEND,
- * which FreeBSD may add for rename-driven entry changes (SPEC 6.6 table,
- * LINUX-MAPPING 6.4), is allowed, nothing else.  A knote asking only for
- * NOTE_LINK reports nothing.
+ * Renaming a plain file within a watched directory is reported with
+ * NOTE_WRITE and without NOTE_LINK (FreeBSD contrib/netbsd-tests t_vnode.c
+ * dir_no_note_link_rename, dir_note_write_rename): FreeBSD posts NOTE_WRITE
+ * to the directory (vfs_subr.c vop_rename_post); NOTE_EXTEND, which FreeBSD
+ * may add for rename-driven entry changes, is allowed, nothing else.  A
+ * knote asking only for NOTE_LINK reports nothing.
  */
 #include "t.h"
 

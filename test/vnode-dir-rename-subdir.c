@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H15: renaming a subdirectory within a watched directory is reported
- * with NOTE_WRITE and without NOTE_LINK (FB-NT t_vnode.c
- * dir_no_note_link_mv_dir_within): the subdirectory's ".." still points
- * to the same parent, so the parent's link count does not change.
- * NOTE_EXTEND is allowed (SPEC 6.6: entry changes by rename), nothing
+ * Renaming a subdirectory within a watched directory is reported with
+ * NOTE_WRITE and without NOTE_LINK (FreeBSD contrib/netbsd-tests t_vnode.c
+ * dir_no_note_link_mv_dir_within): the subdirectory's ".." still points to
+ * the same parent, so the parent's link count does not change.  NOTE_EXTEND
+ * is allowed (FreeBSD may add it to entry changes made by rename), nothing
  * else.  A knote asking only for NOTE_LINK reports nothing.
  */
 #include "t.h"

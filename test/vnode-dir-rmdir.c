@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H13: removing a subdirectory of a watched directory is reported as
- * exactly NOTE_WRITE|NOTE_LINK (FB-NT t_vnode.c dir_note_link_delete,
- * dir_note_write_rmdir): FreeBSD posts the single hint NOTE_WRITE|NOTE_LINK
- * to the parent (vfs_subr.c vop_rmdir_post; the subdirectory's ".." link
- * goes), so a knote asking only for NOTE_LINK reports NOTE_WRITE|NOTE_LINK
- * too (whole hint ORed in, SPEC 6.6).
+ * Removing a subdirectory of a watched directory is reported as exactly
+ * NOTE_WRITE|NOTE_LINK (FreeBSD contrib/netbsd-tests t_vnode.c
+ * dir_note_link_delete, dir_note_write_rmdir): FreeBSD posts the single hint
+ * NOTE_WRITE|NOTE_LINK to the parent (vfs_subr.c vop_rmdir_post; the
+ * subdirectory's ".." link goes), so a knote asking only for NOTE_LINK
+ * reports NOTE_WRITE|NOTE_LINK too (the whole hint is ORed in once a
+ * requested bit is in it).
  */
 #include "t.h"
 

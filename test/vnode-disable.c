@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H23: a VNODE knote (NOTE_ATTRIB, no EV_CLEAR) that is disabled reports
+ * A VNODE knote (NOTE_ATTRIB, no EV_CLEAR) that is disabled reports
  * nothing when the file is touched; enabled again and touched, it reports
- * {fd, VNODE, 0, NOTE_ATTRIB, 0, udata} (FB-T vnode.c disable_and_enable).
- * The EV_DISABLE and EV_ENABLE changes carry the mask again, as FB-T does:
- * a change's fflags replace the watch mask (SPEC 3.3 step 8).
- * Also SPEC 5.4 (a disabled knote keeps accumulating): an EV_CLEAR knote
+ * {fd, VNODE, 0, NOTE_ATTRIB, 0, udata} (FreeBSD
+ * tests/sys/kqueue/libkqueue/vnode.c disable_and_enable).  The EV_DISABLE and
+ * EV_ENABLE changes carry the mask again, as FreeBSD's test does: every
+ * change that reaches a knote replaces its watch mask with the change's
+ * fflags.  Also, a disabled knote keeps accumulating: an EV_CLEAR knote
  * asking for NOTE_ATTRIB|NOTE_WRITE in a second kqueue, disabled while the
  * file is chmod-ed and overwritten in place, reports
  * {fd, VNODE, EV_CLEAR, NOTE_ATTRIB|NOTE_WRITE, 0, udata} as soon as it is
@@ -92,7 +93,7 @@ int main(void)
 
 	t_write(fd, "0123456789", 10);
 
-	/* H23 proper. */
+	/* Disable, touch, enable, touch. */
 	t_change(kq, fd, EVFILT_VNODE, EV_ADD, NOTE_ATTRIB, 0, ud);
 	t_change(kq, fd, EVFILT_VNODE, EV_DISABLE, NOTE_ATTRIB, 0, ud);
 	vt_touch(fd, 1000000000);

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H24: an EV_DISPATCH knote (NOTE_ATTRIB) reports a touch once,
- * {fd, VNODE, EV_DISPATCH, NOTE_ATTRIB, 0, udata}, and is then disabled: a
- * second touch is not reported (FB-T vnode.c dispatch).  EV_ENABLE (with
- * the mask, which every change replaces) re-arms it: the next touch is
- * reported once more, then it is disabled again.  EV_DELETE of the
- * disabled knote succeeds.
+ * An EV_DISPATCH knote (NOTE_ATTRIB) reports a touch once, {fd, VNODE,
+ * EV_DISPATCH, NOTE_ATTRIB, 0, udata}, and is then disabled: a second touch
+ * is not reported (FreeBSD tests/sys/kqueue/libkqueue/vnode.c dispatch).
+ * EV_ENABLE (with the mask, which every change replaces) re-arms it: the
+ * next touch is reported once more, then it is disabled again.  EV_DELETE of
+ * the disabled knote succeeds.
  */
 #include "t.h"
 

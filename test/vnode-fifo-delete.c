@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H09: a FIFO opened for writing (a reader holds it open, so the open does
- * not block) is watched for NOTE_DELETE; unlink() of the FIFO's name is
- * reported as {wfd, VNODE, 0, NOTE_DELETE, 0, udata} (FB-T vnode.c
- * note_delete_fifo).  The FIFO itself keeps working for its open ends.
+ * A FIFO opened for writing (a reader holds it open, so the open does not
+ * block) is watched for NOTE_DELETE; unlink() of the FIFO's name is reported
+ * as {wfd, VNODE, 0, NOTE_DELETE, 0, udata} (FreeBSD
+ * tests/sys/kqueue/libkqueue/vnode.c note_delete_fifo).  The FIFO itself
+ * keeps working for its open ends.
  */
 #include "t.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H10: with NOTE_LINK|NOTE_DELETE watched, link() of a second name is
+ * With NOTE_LINK|NOTE_DELETE watched, link() of a second name is
  * reported as exactly NOTE_LINK (vfs_subr.c vop_link_post), and unlink()
  * of that second name as exactly NOTE_DELETE although the file keeps its
  * first name: FreeBSD posts NOTE_DELETE for every removed name

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Scale (issue 4): one kqueue holds 10,000 VNODE knotes on 10,000 distinct
+ * Scale: one kqueue holds 10,000 VNODE knotes on 10,000 distinct
  * files.  All EV_ADDs succeed; the kqueue owns O(1) descriptors (one
  * inotify instance per kqueue, not one per knote): /proc/self/fd is
  * counted after the 10,000 files were opened and before the kqueue was

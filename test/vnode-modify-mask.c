@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H25 (SPEC 3.3 step 8): every change that reaches an existing VNODE knote
+ * Every change that reaches an existing VNODE knote
  * replaces its watch mask (and udata) with the change's fflags.  A knote
  * created with EV_CLEAR and NOTE_WRITE, re-added with NOTE_ATTRIB, no
  * longer reports a write; it reports an fchmod as {fd, VNODE, EV_CLEAR,

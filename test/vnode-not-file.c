@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * D13, H22: EVFILT_VNODE is for file-system objects only.  EV_ADD on
+ * EVFILT_VNODE is for file-system objects only.  EV_ADD on
  * either end of a UNIX socketpair, a TCP socket, a UDP socket, either end
  * of a pipe and a kqueue descriptor fails with EINVAL (FreeBSD
  * soo_kqfilter, pipe_kqfilter and kqueue_kqfilter accept only their own

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H20: NOTE_OPEN, NOTE_READ, NOTE_CLOSE, NOTE_CLOSE_WRITE (FreeBSD >= 11,
+ * NOTE_OPEN, NOTE_READ, NOTE_CLOSE, NOTE_CLOSE_WRITE (FreeBSD >= 11,
  * vfs_subr.c vop_open_post, vop_read_post, vop_close_post).  With an
  * EV_CLEAR knote asking for all four on a file with content, collected
  * after each step: open(O_RDONLY) -> NOTE_OPEN; read() of 4 bytes ->

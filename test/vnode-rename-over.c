@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H21: files A and B, both watched for NOTE_DELETE|NOTE_RENAME (EV_CLEAR);
+ * Files A and B, both watched for NOTE_DELETE|NOTE_RENAME (EV_CLEAR);
  * rename(A, B) replaces B: two records, {a, VNODE, EV_CLEAR, NOTE_RENAME,
  * 0, udata A} and {b, VNODE, EV_CLEAR, NOTE_DELETE, 0, udata B}
  * (vfs_subr.c vop_rename_post: NOTE_RENAME to the moved vnode, NOTE_DELETE

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H07: rename() of a watched file is reported as exactly NOTE_RENAME (FB-T
- * vnode.c note_rename), although NOTE_DELETE, NOTE_WRITE, NOTE_ATTRIB and
- * NOTE_LINK are requested too: FreeBSD posts NOTE_RENAME to the renamed
- * vnode and nothing else (vfs_subr.c vop_rename_post); no name was removed
- * from the object and its link count did not change.  The knote follows
- * the object, not the name: an append afterwards is NOTE_WRITE|NOTE_EXTEND,
- * and a second rename into another directory is NOTE_RENAME again.
+ * rename() of a watched file is reported as exactly NOTE_RENAME (FreeBSD
+ * tests/sys/kqueue/libkqueue/vnode.c note_rename), although NOTE_DELETE,
+ * NOTE_WRITE, NOTE_ATTRIB and NOTE_LINK are requested too: FreeBSD posts
+ * NOTE_RENAME to the renamed vnode and nothing else (vfs_subr.c
+ * vop_rename_post); no name was removed from the object and its link count
+ * did not change.  The knote follows the object, not the name: an append
+ * afterwards is NOTE_WRITE|NOTE_EXTEND, and a second rename into another
+ * directory is NOTE_RENAME again.
  */
 #include "t.h"
 

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H26: the file system under a watched file goes away: NOTE_REVOKE with
+ * The file system under a watched file goes away: NOTE_REVOKE with
  * EV_EOF.  FreeBSD posts NOTE_REVOKE when the vnode is reclaimed (forced
  * unmount, revoke(2); vfs_subr.c vop_reclaim_post) and filt_vfsvnode sets
  * EV_EOF.  Linux has no revoke(2); the library maps an unmount to
- * NOTE_REVOKE (LINUX-MAPPING 5.2).  The test mounts a tmpfs on a private
+ * NOTE_REVOKE (see docs/filters.md).  The test mounts a tmpfs on a private
  * directory under /tmp, opens a file there, watches it for NOTE_REVOKE
  * (and NOTE_WRITE|NOTE_DELETE, which must not be claimed) and detaches the
  * mount with umount2(MNT_DETACH), the Linux way to unmount a file system
  * with files still open.  Expected within 2 s: one record {fd, VNODE,
  * EV_EOF, NOTE_REVOKE, 0, udata}; EV_ONESHOT may be set in flags as well
- * (CASES H26: the knote becomes one-shot; FreeBSD marks it so when the
- * vnode's note list is torn down), no other flag.
+ * (the knote becomes one-shot: FreeBSD marks it so when the vnode's note
+ * list is torn down), no other flag.
  * Needs CAP_SYS_ADMIN to mount: skipped, with the reason, when not root or
  * when mount(2) is refused (e.g. in a container without that capability).
  */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H04: growing a file with ftruncate() (no write involved) is reported to
+ * Growing a file with ftruncate() (no write involved) is reported to
  * a knote that asks only for NOTE_EXTEND: one record whose fflags contain
  * NOTE_EXTEND.  NOTE_WRITE may come along (FreeBSD ORs in the whole hint
- * the file system posts once a requested bit is in it, SPEC 6.6), nothing
+ * the file system posts once a requested bit is in it), nothing
  * else may (the NOTE_ATTRIB of the size change is a separate hint, not
  * requested).  Shrinking the file is no extension: no record.
  */

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H02 [FB]: a ONESHOT knote asking only NOTE_WRITE, on a file to which
- * another descriptor appends "hello\n", reports {fd, VNODE, EV_ONESHOT,
+ * A ONESHOT knote asking only NOTE_WRITE, on a file to which another
+ * descriptor appends "hello\n", reports {fd, VNODE, EV_ONESHOT,
  * NOTE_WRITE|NOTE_EXTEND, 0, udata}: FreeBSD posts a write that grows the
  * file as the single hint NOTE_WRITE|NOTE_EXTEND (sys/vnode.h
  * VOP_WRITE_POST) and ORs the whole hint in once a requested bit is in it
- * (FB-T vnode.c: "BSD kqueue adds NOTE_EXTEND even though it was not
- * requested").  EV_ADD is not returned.  The one-shot knote is gone after
- * its record: a second append is not reported, EV_DELETE fails with ENOENT.
+ * (FreeBSD tests/sys/kqueue/libkqueue/vnode.c: "BSD kqueue adds NOTE_EXTEND
+ * even though it was not requested").  EV_ADD is not returned.  The one-shot
+ * knote is gone after its record: a second append is not reported, EV_DELETE
+ * fails with ENOENT.
  */
 #include "t.h"
 

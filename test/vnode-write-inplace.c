@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * H03: overwriting bytes in place (pwrite of 16 bytes at offset 0 over a
+ * Overwriting bytes in place (pwrite of 16 bytes at offset 0 over a
  * 16-byte file) is reported as NOTE_WRITE without NOTE_EXTEND, although
  * NOTE_EXTEND is requested too: FreeBSD adds NOTE_EXTEND only when the
  * write ends past the old size (sys/vnode.h VOP_WRITE_POST).  A pwrite that
