@@ -11,9 +11,11 @@
  *   getsockopt(SO_ERROR)      the usual check of a non-blocking connect;
  *   connect() again           how some programs learn why a connect failed
  *                             (the kernel would now say ECONNABORTED);
- *   read/recv/... and         the first read or write after a reset fails
- *   write/send/...            with the error (the kernel would now report
- *                             end-of-file, or EPIPE and raise SIGPIPE).
+ *   read/recv/... and         after a reset, the first read that finds no
+ *   write/send/...            data queued, or the first write, fails with
+ *                             the error (the kernel would now report
+ *                             end-of-file, or EPIPE and raise SIGPIPE);
+ *                             a peek (MSG_PEEK) leaves it in place.
  * Each is one relaxed load when no socket has a kept error (nearly always),
  * and one more lock-free load of the descriptor's entry otherwise; only a
  * descriptor that has a kept error takes a lock (so write() to a self-pipe
@@ -23,6 +25,7 @@
 #include "kq.h"
 #include "sys.h"
 #include "export.h"
+#include "filter/fdkind.h"
 
 #include <dlfcn.h>
 #include <string.h>
@@ -45,6 +48,23 @@ static inline int kept_error(int fd)
 	if (__builtin_expect(!kq_fdtab_any_error(), 1))
 		return 0;
 	return kq_fdtab_take_error(fd);
+}
+
+/* The same for a read: the kernel (Linux's and FreeBSD's) hands out data
+ * still queued before the error, and a peek leaves the error in place. */
+static int kept_read_error_slow(int fd, int flags)
+{
+	int64_t queued = 0;
+	if (kq_fd_inq(fd, &queued) == 0 && queued > 0)
+		return 0;
+	return (flags & MSG_PEEK) ? kq_fdtab_peek_error(fd) : kq_fdtab_take_error(fd);
+}
+
+static inline int kept_read_error(int fd, int flags)
+{
+	if (__builtin_expect(!kq_fdtab_any_error(), 1))
+		return 0;
+	return kept_read_error_slow(fd, flags);
 }
 
 /*
@@ -98,7 +118,7 @@ int KQ_INTERPOSE(connect)(int fd, const struct sockaddr *addr, socklen_t len)
 
 ssize_t KQ_INTERPOSE(read)(int fd, void *buf, size_t n)
 {
-	int err = kept_error(fd);
+	int err = kept_read_error(fd, 0);
 	if (err)
 		FAIL_WITH(err);
 	LIBC(read);
@@ -107,7 +127,7 @@ ssize_t KQ_INTERPOSE(read)(int fd, void *buf, size_t n)
 
 ssize_t KQ_INTERPOSE(readv)(int fd, const struct iovec *iov, int n)
 {
-	int err = kept_error(fd);
+	int err = kept_read_error(fd, 0);
 	if (err)
 		FAIL_WITH(err);
 	LIBC(readv);
@@ -116,7 +136,7 @@ ssize_t KQ_INTERPOSE(readv)(int fd, const struct iovec *iov, int n)
 
 ssize_t KQ_INTERPOSE(recv)(int fd, void *buf, size_t n, int flags)
 {
-	int err = kept_error(fd);
+	int err = kept_read_error(fd, flags);
 	if (err)
 		FAIL_WITH(err);
 	LIBC(recv);
@@ -126,7 +146,7 @@ ssize_t KQ_INTERPOSE(recv)(int fd, void *buf, size_t n, int flags)
 ssize_t KQ_INTERPOSE(recvfrom)(int fd, void *buf, size_t n, int flags,
 			struct sockaddr *addr, socklen_t *alen)
 {
-	int err = kept_error(fd);
+	int err = kept_read_error(fd, flags);
 	if (err)
 		FAIL_WITH(err);
 	LIBC(recvfrom);
@@ -135,7 +155,7 @@ ssize_t KQ_INTERPOSE(recvfrom)(int fd, void *buf, size_t n, int flags,
 
 ssize_t KQ_INTERPOSE(recvmsg)(int fd, struct msghdr *msg, int flags)
 {
-	int err = kept_error(fd);
+	int err = kept_read_error(fd, flags);
 	if (err)
 		FAIL_WITH(err);
 	LIBC(recvmsg);
@@ -192,7 +212,7 @@ ssize_t KQ_INTERPOSE(sendmsg)(int fd, const struct msghdr *msg, int flags)
  * these; the C library's versions check the size and call its own. */
 ssize_t KQ_INTERPOSE(__read_chk)(int fd, void *buf, size_t n, size_t buflen)
 {
-	int err = kept_error(fd);
+	int err = kept_read_error(fd, 0);
 	if (err)
 		FAIL_WITH(err);
 	LIBC(__read_chk);
@@ -201,7 +221,7 @@ ssize_t KQ_INTERPOSE(__read_chk)(int fd, void *buf, size_t n, size_t buflen)
 
 ssize_t KQ_INTERPOSE(__recv_chk)(int fd, void *buf, size_t n, size_t buflen, int flags)
 {
-	int err = kept_error(fd);
+	int err = kept_read_error(fd, flags);
 	if (err)
 		FAIL_WITH(err);
 	LIBC(__recv_chk);
@@ -211,7 +231,7 @@ ssize_t KQ_INTERPOSE(__recv_chk)(int fd, void *buf, size_t n, size_t buflen, int
 ssize_t KQ_INTERPOSE(__recvfrom_chk)(int fd, void *buf, size_t n, size_t buflen, int flags,
 			      struct sockaddr *addr, socklen_t *alen)
 {
-	int err = kept_error(fd);
+	int err = kept_read_error(fd, flags);
 	if (err)
 		FAIL_WITH(err);
 	LIBC(__recvfrom_chk);

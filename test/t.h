@@ -329,6 +329,22 @@ static inline int t_inet_socket(int type, int backlog, struct sockaddr_in *sin)
 	return s;
 }
 
+/* A non-blocking TCP socket whose connect() to *dead (a bound socket that
+ * never listens) is in progress and will be refused; skips the test if
+ * the refusal comes at once. */
+static inline int t_refused_connect(const struct sockaddr_in *dead)
+{
+	int s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	if (s < 0)
+		T_FAIL("socket: %s", strerror(errno));
+	if (connect(s, (const struct sockaddr *)dead, sizeof *dead) == 0 || errno != EINPROGRESS) {
+		if (errno == ECONNREFUSED)
+			T_SKIP("connect() to 127.0.0.1 refused at once");
+		T_FAIL("connect: %s", strerror(errno));
+	}
+	return s;
+}
+
 /* Connected TCP pair over 127.0.0.1: *client connect()ed, *server accepted. */
 static inline void t_tcp_pair(int *client, int *server)
 {

@@ -12,13 +12,7 @@ int main(void)
 {
 	struct sockaddr_in sin;
 	int l = t_inet_socket(SOCK_STREAM, 0, &sin);   /* bound, not listening */
-	int s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
-	T_ASSERT(s >= 0);
-	if (connect(s, (struct sockaddr *)&sin, sizeof sin) == 0 || errno != EINPROGRESS) {
-		if (errno == ECONNREFUSED)
-			T_SKIP("connect() to 127.0.0.1 refused at once");
-		T_FAIL("connect: %s", strerror(errno));
-	}
+	int s = t_refused_connect(&sin);
 	int kq = t_kqueue();
 	struct kevent ev[2];
 	t_change(kq, s, EVFILT_WRITE, EV_ADD, 0, 0, NULL);

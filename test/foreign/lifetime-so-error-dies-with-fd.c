@@ -10,13 +10,7 @@
 
 static int refused_socket(int kq, struct sockaddr_in *sin)
 {
-	int s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
-	T_ASSERT(s >= 0);
-	if (connect(s, (struct sockaddr *)sin, sizeof *sin) == 0 || errno != EINPROGRESS) {
-		if (errno == ECONNREFUSED)
-			T_SKIP("connect() to 127.0.0.1 refused at once");
-		T_FAIL("connect: %s", strerror(errno));
-	}
+	int s = t_refused_connect(sin);
 	struct kevent ev[2];
 	t_change(kq, s, EVFILT_WRITE, EV_ADD | EV_ONESHOT, 0, 0, NULL);
 	T_EQ(t_wait(kq, ev, 2, 2000), 1);
