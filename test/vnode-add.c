@@ -11,39 +11,9 @@
  * file's knote (FreeBSD tests/sys/kqueue/libkqueue/vnode.c del): a later
  * write is not reported and a second EV_DELETE fails with ENOENT.
  */
-#include "t.h"
-
-#include <ftw.h>
+#include "t_vnode.h"
 
 #define MASK (NOTE_WRITE | NOTE_ATTRIB | NOTE_RENAME | NOTE_DELETE)
-
-static char vt_dir[64];
-
-static int vt_rm(const char *p, const struct stat *sb, int type,
-		 struct FTW *ftw)
-{
-	(void)sb;
-	(void)type;
-	(void)ftw;
-	remove(p);
-	return 0;
-}
-
-static void vt_cleanup(void)
-{
-	if (vt_dir[0])
-		nftw(vt_dir, vt_rm, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* A private directory under /tmp, removed with its contents at exit. */
-static const char *vt_mkdir(void)
-{
-	strcpy(vt_dir, "/tmp/kqvnode.XXXXXX");
-	if (mkdtemp(vt_dir) == NULL)
-		T_FAIL("mkdtemp: %s", strerror(errno));
-	atexit(vt_cleanup);
-	return vt_dir;
-}
 
 int main(void)
 {

@@ -8,67 +8,7 @@
  * FreeBSD reports it.  Root could chown to another owner; the test
  * deliberately does not, so its result does not depend on privilege.
  */
-#include "t.h"
-
-#include <ftw.h>
-
-static char vt_dir[64];
-
-static int vt_rm(const char *p, const struct stat *sb, int type,
-		 struct FTW *ftw)
-{
-	(void)sb;
-	(void)type;
-	(void)ftw;
-	remove(p);
-	return 0;
-}
-
-static void vt_cleanup(void)
-{
-	if (vt_dir[0])
-		nftw(vt_dir, vt_rm, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* A private directory under /tmp, removed with its contents at exit. */
-static const char *vt_mkdir(void)
-{
-	strcpy(vt_dir, "/tmp/kqvnode.XXXXXX");
-	if (mkdtemp(vt_dir) == NULL)
-		T_FAIL("mkdtemp: %s", strerror(errno));
-	atexit(vt_cleanup);
-	return vt_dir;
-}
-
-/* Creates (empty, mode 0600) and opens O_RDWR the file dir/name. */
-static int vt_create(char *path, size_t size, const char *dir,
-		     const char *name)
-{
-	snprintf(path, size, "%s/%s", dir, name);
-	int fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
-	if (fd < 0)
-		T_FAIL("open(%s): %s", path, strerror(errno));
-	return fd;
-}
-
-/* Waits at most 2 s; exactly one record must come and equal the given one. */
-#define WANT1(kq, id, fl, ffl, ud) \
-	want1(__LINE__, (kq), (id), (fl), (ffl), (void *)(ud))
-
-static void want1(int line, int kq, int id, unsigned short fl,
-		  unsigned int ffl, void *ud)
-{
-	struct kevent ev[4];
-	int n = t_wait(kq, ev, 4, 2000);
-
-	if (n != 1) {
-		for (int i = 0; i < n; i++)
-			t_print_kevent("  got", &ev[i]);
-		T_FAIL("line %d: expected one record, got %d", line, n);
-	}
-	t_kevent_check(__FILE__, line, &ev[0], (uintptr_t)id, EVFILT_VNODE,
-		       fl, ffl, 0, ud);
-}
+#include "t_vnode.h"
 
 int main(void)
 {

@@ -9,37 +9,7 @@
  * subdirectories coming and going in the parent are not mistaken for it,
  * and a knote that did not ask for NOTE_DELETE stays silent.
  */
-#include "t.h"
-
-#include <ftw.h>
-
-static char vt_dir[64];
-
-static int vt_rm(const char *p, const struct stat *sb, int type,
-		 struct FTW *ftw)
-{
-	(void)sb;
-	(void)type;
-	(void)ftw;
-	remove(p);
-	return 0;
-}
-
-static void vt_cleanup(void)
-{
-	if (vt_dir[0])
-		nftw(vt_dir, vt_rm, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* A private directory under /tmp, removed with its contents at exit. */
-static const char *vt_mkdir(void)
-{
-	strcpy(vt_dir, "/tmp/kqvnode.XXXXXX");
-	if (mkdtemp(vt_dir) == NULL)
-		T_FAIL("mkdtemp: %s", strerror(errno));
-	atexit(vt_cleanup);
-	return vt_dir;
-}
+#include "t_vnode.h"
 
 int main(void)
 {

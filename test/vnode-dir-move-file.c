@@ -8,66 +8,7 @@
  * entry changes made by rename), nothing else.  A knote asking only for
  * NOTE_LINK reports nothing.
  */
-#include "t.h"
-
-#include <ftw.h>
-
-static char vt_dir[64];
-
-static int vt_rm(const char *p, const struct stat *sb, int type,
-		 struct FTW *ftw)
-{
-	(void)sb;
-	(void)type;
-	(void)ftw;
-	remove(p);
-	return 0;
-}
-
-static void vt_cleanup(void)
-{
-	if (vt_dir[0])
-		nftw(vt_dir, vt_rm, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* A private directory under /tmp, removed with its contents at exit. */
-static const char *vt_mkdir(void)
-{
-	strcpy(vt_dir, "/tmp/kqvnode.XXXXXX");
-	if (mkdtemp(vt_dir) == NULL)
-		T_FAIL("mkdtemp: %s", strerror(errno));
-	atexit(vt_cleanup);
-	return vt_dir;
-}
-
-/*
- * Waits at most 2 s; exactly one record must come: {fd, VNODE, EV_CLEAR,
- * fflags, 0, udata} where fflags holds every bit of need and otherwise
- * only bits of allow.
- */
-#define WANTDIR(kq, id, need, allow, ud) \
-	wantdir(__LINE__, (kq), (id), (need), (allow), (void *)(ud))
-
-static void wantdir(int line, int kq, int id, unsigned int need,
-		    unsigned int allow, void *ud)
-{
-	struct kevent ev[4];
-	int n = t_wait(kq, ev, 4, 2000);
-
-	if (n != 1) {
-		for (int i = 0; i < n; i++)
-			t_print_kevent("  got", &ev[i]);
-		T_FAIL("line %d: expected one record, got %d", line, n);
-	}
-	if ((ev[0].fflags & need) != need ||
-	    (ev[0].fflags & ~(need | allow)) != 0) {
-		t_print_kevent("  got", &ev[0]);
-		T_FAIL("line %d: fflags 0x%x, need 0x%x, allowed besides 0x%x",
-		       line, ev[0].fflags, need, allow);
-	}
-	t_kevent_check(__FILE__, line, &ev[0], (uintptr_t)id, EVFILT_VNODE,
-		       EV_CLEAR, ev[0].fflags, 0, ud);
-}
+#include "t_vnode.h"
 
 int main(void)
 {

@@ -15,48 +15,7 @@
  * must be read exactly once and in order (the content is a function of the
  * position); no READ record may promise more bytes than read() delivers.
  */
-#include "t.h"
-
-#include <ftw.h>
-
-static char vt_dir[64];
-
-static int vt_rm(const char *p, const struct stat *sb, int type,
-		 struct FTW *ftw)
-{
-	(void)sb;
-	(void)type;
-	(void)ftw;
-	remove(p);
-	return 0;
-}
-
-static void vt_cleanup(void)
-{
-	if (vt_dir[0])
-		nftw(vt_dir, vt_rm, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* A private directory under /tmp, removed with its contents at exit. */
-static const char *vt_mkdir(void)
-{
-	strcpy(vt_dir, "/tmp/kqvnode.XXXXXX");
-	if (mkdtemp(vt_dir) == NULL)
-		T_FAIL("mkdtemp: %s", strerror(errno));
-	atexit(vt_cleanup);
-	return vt_dir;
-}
-
-/* Creates (empty, mode 0600) and opens O_RDWR the file dir/name. */
-static int vt_create(char *path, size_t size, const char *dir,
-		     const char *name)
-{
-	snprintf(path, size, "%s/%s", dir, name);
-	int fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
-	if (fd < 0)
-		T_FAIL("open(%s): %s", path, strerror(errno));
-	return fd;
-}
+#include "t_vnode.h"
 
 #define PIECES 300
 

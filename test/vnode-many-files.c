@@ -15,42 +15,13 @@
  * on a loaded ext4 disk); the library's part (registration) is printed
  * separately.
  */
-#include "t.h"
+#include "t_vnode.h"
 
-#include <ftw.h>
 #include <sys/resource.h>
 
 #define N 10000
 #define BUDGET 8   /* epoll, its private dup, inotify, other lazy fds, slack */
 #define BATCH 500
-
-static char vt_dir[64];
-
-static int vt_rm(const char *p, const struct stat *sb, int type,
-		 struct FTW *ftw)
-{
-	(void)sb;
-	(void)type;
-	(void)ftw;
-	remove(p);
-	return 0;
-}
-
-static void vt_cleanup(void)
-{
-	if (vt_dir[0])
-		nftw(vt_dir, vt_rm, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* A private directory under /tmp, removed with its contents at exit. */
-static const char *vt_mkdir(void)
-{
-	strcpy(vt_dir, "/tmp/kqvnode.XXXXXX");
-	if (mkdtemp(vt_dir) == NULL)
-		T_FAIL("mkdtemp: %s", strerror(errno));
-	atexit(vt_cleanup);
-	return vt_dir;
-}
 
 static int fds[N];
 
