@@ -221,11 +221,16 @@ run() {    # NAME BINARY
 	fi
 }
 
-# a. the package's libkq.pc (it finds its prefix relative to itself)
+# a. the package's libkq.pc.  It names /usr, where the package installs;
+# the tree unpacked elsewhere is used as pkg-config users use a moved tree.
 # (KQ_NO_PKG_CONFIG=1 in the environment forces the fallback.)
+if [ "$(sed -n 's/^prefix=//p' "$PCFILE")" != /usr ]; then
+	fail "libkq.pc: $(grep '^prefix=' "$PCFILE"), not prefix=/usr"
+fi
 if [ -z "${KQ_NO_PKG_CONFIG:-}" ] && command -v pkg-config >/dev/null 2>&1; then
-	how=pkg-config
-	flags=$(PKG_CONFIG_PATH=$PCDIR pkg-config --cflags --libs libkq) ||
+	how="pkg-config --define-variable=prefix=<root>/usr"
+	flags=$(PKG_CONFIG_PATH=$PCDIR pkg-config --define-variable=prefix="$ROOT/usr" \
+	    --cflags --libs libkq) ||
 		fail "pkg-config --cflags --libs libkq failed on the unpacked tree"
 else
 	how="libkq.pc read with sed; pkg-config is not installed"

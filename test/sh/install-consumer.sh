@@ -11,13 +11,19 @@
 #    and cmake/libkq/libkqConfig.cmake must exist.
 # 2. A small program (#include <sys/event.h>, kqueue() + kevent() on a pipe)
 #    is built three ways and each binary must run and exit 0:
-#    a. with the flags of libkq.pc: through pkg-config when it is installed
-#       (prefix overridden with --define-variable, since the .pc file names
-#       the configure-time prefix), otherwise parsed from the file with sed;
+#    a. with the flags of libkq.pc: through pkg-config when it is installed,
+#       otherwise parsed from the file with sed;
 #    b. with a CMake project doing find_package(libkq REQUIRED) and linking
 #       libkq::kq (and libkq::kq_static), CMAKE_PREFIX_PATH=TMP;
 #    c. statically against TMP's libkq.a with -pthread.
 #    Programs run with LD_LIBRARY_PATH = TMP's libdir.
+# 3. libkq.pc names the prefix it was installed under as a plain path: its
+#    prefix= line is TMP itself, and pkg-config's flags are -I TMP/include/
+#    kqueue and -L TMP's libdir, with no "." or ".." component (no
+#    ${pcfiledir}/../.. paths).  Installed again with DESTDIR=TMP/stage and
+#    --prefix /usr, its prefix is /usr and `pkg-config --libs` prints -lkq
+#    and at most a clean -L/usr/lib... (pkg-config drops system library
+#    directories).  Without pkg-config only the prefix= lines are checked.
 # The temporary directory is removed on exit.
 set -u
 
@@ -153,7 +159,7 @@ run() {
 if [ -z "${KQ_NO_PKG_CONFIG:-}" ] && command -v pkg-config >/dev/null 2>&1; then
 	how="pkg-config"
 	flags=$(PKG_CONFIG_PATH=$LIBDIR/pkgconfig pkg-config \
-	    --define-variable=prefix="$PREFIX" --cflags --libs libkq) || {
+	    --cflags --libs libkq) || {
 		fail "pkg-config --cflags --libs libkq failed"
 		flags=""
 	}
@@ -188,6 +194,72 @@ if $CC $SAN -o "$WORK/consumer-pc" "$WORK/consumer.c" $flags \
 else
 	cat "$WORK/pc.log"
 	fail "building with the libkq.pc flags failed"
+fi
+
+# --- 3. libkq.pc's paths are plain ---------------------------------------
+# has_dots TEXT: true if a path in TEXT has a "." or ".." component.
+has_dots() {
+	case " $1 " in
+	*/../* | */./* | */..[[:space:]]* | */.[[:space:]]*) return 0 ;;
+	esac
+	return 1
+}
+pcprefix=$(sed -n 's/^prefix=//p' "$PC")
+if [ "$pcprefix" = "$PREFIX" ]; then
+	echo "ok: libkq.pc: prefix=$pcprefix (the install prefix)"
+else
+	fail "libkq.pc: prefix=$pcprefix, not the install prefix $PREFIX"
+fi
+if [ -z "${KQ_NO_PKG_CONFIG:-}" ] && command -v pkg-config >/dev/null 2>&1; then
+	if has_dots "$flags"; then
+		fail "pkg-config --cflags --libs libkq has a . or .. component: $flags"
+	else
+		case " $flags " in
+		*" -I$PREFIX/include/kqueue "*) ;;
+		*) fail "pkg-config --cflags libkq lacks -I$PREFIX/include/kqueue: $flags" ;;
+		esac
+		case " $flags " in
+		*" -L$LIBDIR "*) echo "ok: pkg-config --cflags --libs libkq: $flags" ;;
+		*) fail "pkg-config --libs libkq lacks -L$LIBDIR: $flags" ;;
+		esac
+	fi
+fi
+STAGE=$TMP/stage
+if ! DESTDIR=$STAGE cmake --install "$BINDIR" --prefix /usr \
+    >"$TMP/install-usr.log" 2>&1; then
+	cat "$TMP/install-usr.log"
+	fail "DESTDIR=$STAGE cmake --install $BINDIR --prefix /usr failed"
+else
+	upc=$(find "$STAGE/usr" -path '*/pkgconfig/libkq.pc' | sed -n 1p)
+	if [ -z "$upc" ]; then
+		fail "no libkq.pc installed under $STAGE/usr"
+	elif [ "$(sed -n 's/^prefix=//p' "$upc")" != /usr ]; then
+		fail "${upc#"$STAGE"}: $(grep '^prefix=' "$upc"), not prefix=/usr"
+	elif [ -z "${KQ_NO_PKG_CONFIG:-}" ] && command -v pkg-config >/dev/null 2>&1; then
+		# As a user of the installed /usr tree sees it: the file's own
+		# directory on the search path, nothing redefined.
+		ulibs=$(PKG_CONFIG_PATH=$(dirname "$upc") pkg-config --libs libkq) ||
+			fail "pkg-config --libs libkq failed for the /usr install"
+		ucflags=$(PKG_CONFIG_PATH=$(dirname "$upc") pkg-config --cflags libkq)
+		if has_dots "$ulibs $ucflags"; then
+			fail "/usr install: pkg-config gives a . or .. component: $ucflags $ulibs"
+		else
+			bad=""
+			for w in $ulibs; do
+				case $w in
+				-lkq | -L/usr/lib | -L/usr/lib/* | -L/usr/lib64) ;;
+				*) bad="$bad $w" ;;
+				esac
+			done
+			if [ -n "$bad" ]; then
+				fail "/usr install: pkg-config --libs libkq gives$bad (expected -lkq and at most -L/usr/lib...): $ulibs"
+			else
+				echo "ok: /usr install: pkg-config --libs libkq: $ulibs; --cflags: $ucflags"
+			fi
+		fi
+	else
+		echo "ok: /usr install: libkq.pc has prefix=/usr"
+	fi
 fi
 
 # --- 2b. CMake find_package ----------------------------------------------
