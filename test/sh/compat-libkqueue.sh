@@ -19,10 +19,16 @@
 #       pkg-config, the flags are read from libkqueue.pc with sed);
 #    b. cc -I<prefix>/include/kqueue prog.c -L<libdir> -lkqueue;
 #    c. the same, linked statically (-Wl,-Bstatic -lkqueue);
-#    d. a CMake project using pkg_check_modules(... libkqueue) (only when
+#    d. a CMake project using pkg_check_modules(... libkqueue>=2.0) (only when
 #       pkg-config exists, since FindPkgConfig needs it).
 #    Each binary must run and exit 0; the dynamic ones must need libkq.so.N
 #    (nothing named libkqueue at run time), checked with readelf if present.
+# 3. The version libkqueue's users check: `pkg-config --atleast-version=2.0
+#    libkqueue` succeeds (libkqueue.pc reports the libkqueue release whose
+#    interface libkq provides, not libkq's own 0.x version), and
+#    `--atleast-version=99` fails.  Without pkg-config this part is skipped
+#    with a note (the Version line is still compared with sed), unless
+#    KQ_REQUIRE_TOOLS=1 is set (.ci/run), which makes it a failure.
 # The temporary directory is removed on exit.
 set -u
 
@@ -235,7 +241,7 @@ if [ -z "${KQ_NO_PKG_CONFIG:-}" ] && command -v pkg-config >/dev/null 2>&1; then
 cmake_minimum_required(VERSION 3.16)
 project(uses_libkqueue C)
 find_package(PkgConfig REQUIRED)
-pkg_check_modules(KQUEUE REQUIRED IMPORTED_TARGET libkqueue)
+pkg_check_modules(KQUEUE REQUIRED IMPORTED_TARGET libkqueue>=2.0)
 add_executable(prog prog.c)
 target_link_libraries(prog PkgConfig::KQUEUE)
 EOF
@@ -250,6 +256,32 @@ EOF
 	fi
 else
 	echo "note: pkg-config is not installed; the pkg_check_modules consumer is not tried"
+fi
+
+# --- 3. the libkqueue version its users check -----------------------------
+pcver=$(sed -n 's/^Version:[[:space:]]*//p' "$PC")
+if [ -z "${KQ_NO_PKG_CONFIG:-}" ] && command -v pkg-config >/dev/null 2>&1; then
+	if PKG_CONFIG_PATH=$LIBDIR/pkgconfig pkg-config --atleast-version=2.0 libkqueue; then
+		echo "ok: pkg-config --atleast-version=2.0 libkqueue (libkqueue.pc says $(PKG_CONFIG_PATH=$LIBDIR/pkgconfig pkg-config --modversion libkqueue))"
+	else
+		fail "pkg-config --atleast-version=2.0 libkqueue fails: libkqueue.pc has Version: $pcver"
+	fi
+	if PKG_CONFIG_PATH=$LIBDIR/pkgconfig pkg-config --atleast-version=99 libkqueue; then
+		fail "pkg-config --atleast-version=99 libkqueue succeeds (Version: $pcver)"
+	fi
+elif [ "${KQ_REQUIRE_TOOLS:-}" = 1 ] && [ -z "${KQ_NO_PKG_CONFIG:-}" ]; then
+	fail "pkg-config is not installed (KQ_REQUIRE_TOOLS=1): cannot check --atleast-version=2.0 libkqueue"
+else
+	echo "note: pkg-config is not installed (or KQ_NO_PKG_CONFIG is set): --atleast-version=2.0 not tried"
+	major=${pcver%%.*}
+	case $major in
+	'' | *[!0-9]*) fail "libkqueue.pc: Version '$pcver' is not a version" ;;
+	*) if [ "$major" -ge 2 ]; then
+		echo "ok: libkqueue.pc: Version: $pcver (read with sed), at least 2.0"
+	else
+		fail "libkqueue.pc: Version: $pcver, below the 2.0 libkqueue's users check for"
+	fi ;;
+	esac
 fi
 
 exit $status
