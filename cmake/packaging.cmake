@@ -7,9 +7,10 @@
 #   cmake --build build-pkg
 #   cd build-pkg && cpack -G DEB        # -> libkq_0.1.0_amd64.deb
 #
-# Files go under /usr (CPACK_PACKAGING_INSTALL_PREFIX); the .pc file and the
-# CMake package locate their prefix relative to themselves, so they work
-# there and in a tree unpacked anywhere with `dpkg-deb -x`.  Configure with
+# Files go under /usr (CPACK_PACKAGING_INSTALL_PREFIX).  The .pc file names
+# /usr (a tree unpacked elsewhere with `dpkg-deb -x` is used with
+# `pkg-config --define-variable=prefix=...`); the CMake package locates its
+# prefix relative to itself.  Configure with
 # -DKQ_LIBKQUEUE_COMPAT=ON to package the libkqueue drop-in as well.
 # test/sh/deb-package.sh builds, unpacks and uses the package.
 
