@@ -374,6 +374,34 @@ idle_dat() {
 	}' "$1"
 }
 
+# sp_calls FILE: the server-patterns --breakdown lines as a markdown table,
+# one row per pattern and system call: kevent's and epoll's calls per request
+# and the difference.
+sp_calls() {
+	[ -r "$1" ] && grep -q '^server-patterns-syscall ' "$1" ||
+		{ echo "(no data: no per-call counts in $1)"; return 0; }
+	awk '
+	$1 == "server-patterns-syscall" {
+		delete kv
+		for (j = 2; j <= NF; j++) {
+			e = index($j, "=")
+			if (e) kv[substr($j, 1, e - 1)] = substr($j, e + 1)
+		}
+		k = kv["pattern"] SUBSEP kv["call"]
+		if (!(k in seen)) { seen[k] = 1; order[++n] = k }
+		v[k, kv["variant"]] = kv["per_req"]
+	}
+	END {
+		print "| pattern | system call | kevent server (per request) | epoll server (per request) | kevent - epoll |"
+		print "| ---: | ---: | ---: | ---: | ---: |"
+		for (i = 1; i <= n; i++) {
+			split(order[i], pc, SUBSEP)
+			a = v[order[i], "kevent"] + 0; b = v[order[i], "epoll"] + 0
+			printf "| %s | %s | %.3f | %.3f | %+.3f |\n", pc[1], pc[2], a, b, a - b
+		}
+	}' "$1"
+}
+
 plots=0
 plot_note=""
 ensure_gnuplot() {
@@ -619,6 +647,30 @@ targets() {
 	v=$(awk -v t="${t:-0}" -v w="${w:-99}" 'BEGIN { print (t >= 1.10 && w <= 1.05) ? "ok" : "MISSED" }')
 	trow "EV_WAKEONE, processes accepting on one socket: 1 woken per connection, throughput >= 1.10x" \
 		"16 processes: $(fmt '%.2f' "$w") woken per connection ($(fmt '%.1f' "$wp") without), throughput $(fmt '%.2fx' "$t"); 32: $(fmt '%.2fx' "$t32"); 4 (on 2 CPUs): $(fmt '%.2fx' "$t4")" "$v"
+	# server-patterns: every pattern must meet both; fewer calls than epoll is reported
+	worst=0 txt="" stxt="" fewer="" sv=ok
+	for p in keepalive conn readd disable proxy udp; do
+		r=$(val "$R/server-patterns.txt" server-patterns-pattern cpu_ratio pattern=$p)
+		[ -n "$r" ] || continue
+		txt="$txt${txt:+, }$p $(fmt '%.2fx' "$r")"
+		worst=$(awk -v a="$worst" -v b="$r" 'BEGIN { print (b > a) ? b : a }')
+		k=$(val "$R/server-patterns.txt" server-patterns-pattern kevent_syscalls_per_req pattern=$p)
+		e=$(val "$R/server-patterns.txt" server-patterns-pattern epoll_syscalls_per_req pattern=$p)
+		l=$(val "$R/server-patterns.txt" server-patterns-pattern syscall_limit pattern=$p)
+		m=$(val "$R/server-patterns.txt" server-patterns-pattern syscalls_met pattern=$p)
+		f=$(val "$R/server-patterns.txt" server-patterns-pattern fewer_than_epoll pattern=$p)
+		stxt="$stxt${stxt:+; }$p $(fmt '%.2f' "$k") vs $(fmt '%.2f' "$e") (limit $(fmt '%.2f' "$l"))"
+		[ "$m" = yes ] || sv=MISSED
+		[ "$f" = yes ] && fewer="$fewer${fewer:+, }$p"
+	done
+	[ -n "$txt" ] || worst=na
+	[ -n "$stxt" ] || sv="?"
+	case "$stxt" in *na*) sv="?" ;; esac
+	trow "patterns 1-5: CPU per request <= 1.00x of the raw-epoll program" \
+		"${txt:-na} (server-patterns; kevent / epoll server CPU per request)" "$(verdict "$worst" 1.00)"
+	meth=$(val "$R/server-patterns.txt" server-patterns-summary method)
+	trow "syscalls per request <= raw epoll's + one per event FreeBSD's exact data needs" \
+		"kevent vs epoll server, calls per request (limit: epoll's + kevent's records per request), method=${meth:-na}: ${stxt:-na}; fewer calls than epoll: ${fewer:-none}" "$sv"
 }
 
 write_md() {
@@ -780,6 +832,44 @@ write_md() {
 
 	cat <<-EOF2
 
+	## Server patterns: kevent() against the same server on raw epoll
+
+	Six servers written twice each, on \`kevent()\` and as the raw-epoll
+	program a careful Linux programmer would write for the same work
+	(\`server-patterns\`; its header comment gives each one's calls): 100
+	keep-alive TCP connections ("keepalive"), a new connection per request
+	("conn"), the keep-alive connections served with the read knote removed
+	while a request is served and added again at EAGAIN ("readd", epoll:
+	DEL/ADD) or disabled and enabled ("disable", epoll: MOD/MOD), a proxy
+	making an outgoing non-blocking connect per request, every 4th one
+	refused ("proxy"), and UDP request-response ("udp"). Clients and the
+	proxy's backend run in a second process. CPU per request is the
+	server's \`getrusage()\` over a block divided by its requests (median
+	over the blocks); system calls per request are counted in the server
+	process alone, in separate untimed blocks (method $(val "$R/server-patterns.txt" server-patterns-summary method):
+	perf = the raw_syscalls:sys_enter tracepoint, ptrace = syscall stops).
+	"Events" are the records \`kevent()\` / \`epoll_wait()\` returned per
+	request; the target allows kevent the epoll server's calls plus one per
+	record.
+	EOF2
+	echo
+	tab "$R/server-patterns.txt" server-patterns "" \
+		"pattern=pattern;server=variant;CPU per request (us)=cpu_us_per_req@%.2f;vs raw epoll=vs_epoll@%.2fx;system calls per request=syscalls_per_req@%.2f;events per request=events_per_req@%.2f;CPU spread (IQR %)=cpu_iqr_pct@%.0f"
+	echo
+	tab "$R/server-patterns.txt" server-patterns-pattern "" \
+		"pattern=pattern;CPU kevent / epoll=cpu_ratio@%.2fx;kevent calls per request=kevent_syscalls_per_req@%.2f;epoll calls per request=epoll_syscalls_per_req@%.2f;limit=syscall_limit@%.2f;kevent - epoll=extra_syscalls_per_req@%+.2f;met=syscalls_met;fewer than epoll=fewer_than_epoll"
+	cat <<-EOF2
+
+	Which calls make the difference: each server's system calls per
+	request, one call at a time (\`server-patterns --breakdown --blocks=1\`,
+	counted by ptrace; one block per variant, so a knote's first-event
+	calls weigh a little more than in the blocks above).
+
+	EOF2
+	sp_calls "$R/server-patterns-breakdown.txt"
+
+	cat <<-EOF2
+
 	## Timeout precision (the epoll_pwait1 proposal, 2015)
 
 	How late a wait with a short timeout returns, with nothing to report
@@ -870,9 +960,11 @@ report() {
 		} >"$raw/meta.txt"
 		for p in wait-one-ready ready-of-n register-poll add-delete table2-pipes \
 			 idle-server timeout-precision knote-memory user-roundtrip timers \
-			 wakeone-accept; do
+			 wakeone-accept server-patterns; do
 			run "$p" "$raw/$p.txt"
 		done
+		# which system calls each server makes (ptrace; one block per variant)
+		run server-patterns "$raw/server-patterns-breakdown.txt" --breakdown --blocks=1
 	fi
 	[ -r "$raw/meta.txt" ] || { echo "$0: no raw results in $raw" >&2; exit 1; }
 	when=$(sed -n 's/^date=//p' "$raw/meta.txt")
