@@ -49,7 +49,7 @@
  *
  * CPU per request: the server's getrusage(RUSAGE_SELF) (user + system) over
  * a block divided by its requests.  The two variants take turns in rotating
- * order (bench_turn), --blocks blocks each (7; quick: 2) after a warm-up
+ * order (bench_turn), --blocks blocks each (11; quick: 2) after a warm-up
  * block each; a variant's figure is the median over its blocks.
  *
  * System calls per request: counted in separate, untimed blocks (counting
@@ -69,7 +69,8 @@
  *           PTRACE_O_TRACESYSGOOD) for the counted blocks and counts
  *           syscall-entry stops between two marker calls
  *           (getpriority(PRIO_PGRP, <magic>), not counted); also keeps a
- *           count per system call, printed with --breakdown.
+ *           count per system call (getsockopt by option, ioctl by request,
+ *           fcntl by command), printed with --breakdown.
  *   none    neither works: syscalls_per_req=na.
  * --method=perf|ptrace picks one; --breakdown implies ptrace and prints, per
  * pattern and variant, each system call's count per request.
@@ -543,10 +544,49 @@ static void perf_close(void)
 }
 
 /* The ptrace tracer's findings, in shared memory. */
+#define NDETAIL     32       /* getsockopt / ioctl / fcntl told apart */
 struct trace_shm {
 	long total;
 	long hist[NR_MAX];
+	long detail[NDETAIL];
 };
+
+/* The calls --breakdown tells apart by their arguments: nr, then the second
+ * argument (getsockopt's level, ioctl's request, fcntl's command; -1: any)
+ * and the third (getsockopt's option; -1: any).  First match counts. */
+static const struct {
+	long nr, a1, a2;
+	const char *name;
+} details[] = {
+	{ SYS_getsockopt, SOL_SOCKET, SO_TYPE, "getsockopt(SO_TYPE)" },
+	{ SYS_getsockopt, SOL_SOCKET, SO_ACCEPTCONN, "getsockopt(SO_ACCEPTCONN)" },
+	{ SYS_getsockopt, SOL_SOCKET, SO_SNDBUF, "getsockopt(SO_SNDBUF)" },
+	{ SYS_getsockopt, SOL_SOCKET, SO_RCVBUF, "getsockopt(SO_RCVBUF)" },
+	{ SYS_getsockopt, SOL_SOCKET, SO_RCVLOWAT, "getsockopt(SO_RCVLOWAT)" },
+	{ SYS_getsockopt, SOL_SOCKET, SO_SNDLOWAT, "getsockopt(SO_SNDLOWAT)" },
+	{ SYS_getsockopt, SOL_SOCKET, SO_ERROR, "getsockopt(SO_ERROR)" },
+	{ SYS_getsockopt, SOL_SOCKET, SO_DOMAIN, "getsockopt(SO_DOMAIN)" },
+	{ SYS_getsockopt, SOL_SOCKET, SO_PROTOCOL, "getsockopt(SO_PROTOCOL)" },
+	{ SYS_getsockopt, IPPROTO_TCP, TCP_INFO, "getsockopt(TCP_INFO)" },
+	{ SYS_getsockopt, -1, -1, "getsockopt(other)" },
+	{ SYS_ioctl, FIONREAD, -1, "ioctl(FIONREAD)" },
+	{ SYS_ioctl, TIOCOUTQ, -1, "ioctl(SIOCOUTQ)" },
+	{ SYS_ioctl, -1, -1, "ioctl(other)" },
+	{ SYS_fcntl, F_GETFL, -1, "fcntl(F_GETFL)" },
+	{ SYS_fcntl, F_GETFD, -1, "fcntl(F_GETFD)" },
+	{ SYS_fcntl, -1, -1, "fcntl(other)" },
+};
+#define NDETAILS ((int)(sizeof details / sizeof details[0]))
+
+/* The index in details[] of a call, or -1 when its number has none. */
+static int detail_of(long nr, long a1, long a2)
+{
+	for (int i = 0; i < NDETAILS; i++)
+		if (details[i].nr == nr && (details[i].a1 == -1 || details[i].a1 == a1) &&
+		    (details[i].a2 == -1 || details[i].a2 == a2))
+			return i;
+	return -1;
+}
 static struct trace_shm *tshm;
 static pid_t tracer = -1;
 
@@ -600,6 +640,10 @@ static __attribute__((noreturn)) void tracer_main(pid_t tracee, int gofd, int ac
 					tshm->total++;
 					if (nr >= 0 && nr < NR_MAX)
 						tshm->hist[nr]++;
+					int d = detail_of(nr, (long)si.entry.args[1],
+							  (long)si.entry.args[2]);
+					if (d >= 0)
+						tshm->detail[d]++;
 				}
 			}
 		} else if ((st >> 16) != PTRACE_EVENT_STOP) {
@@ -1188,8 +1232,9 @@ static struct outcome measure(struct server *s, int p, long blocks, long reqs, l
 	}
 
 	struct outcome o = { .done = 1 };
-	long hist[NV][NR_MAX];
+	long hist[NV][NR_MAX], det[NV][NDETAIL];
 	memset(hist, 0, sizeof hist);
+	memset(det, 0, sizeof det);
 	for (int v = 0; v < NV; v++) {
 		long calls = 0, evs = 0, total = 0;
 		int ok = count_open() == 0;
@@ -1201,6 +1246,9 @@ static struct outcome measure(struct server *s, int p, long blocks, long reqs, l
 			if (method == M_PTRACE)
 				for (int n = 0; n < NR_MAX; n++)
 					hist[v][n] += tshm->hist[n];
+			if (method == M_PTRACE)
+				for (int d = 0; d < NDETAILS; d++)
+					det[v][d] += tshm->detail[d];
 		}
 		if (ok)
 			count_close();
@@ -1251,6 +1299,17 @@ static struct outcome measure(struct server *s, int p, long blocks, long reqs, l
 		for (int v = 0; v < NV; v++)
 			for (int n = 0; n < NR_MAX; n++) {
 				if (!hist[v][n])
+					continue;
+				int split = 0;
+				for (int d = 0; d < NDETAILS; d++)
+					if (details[d].nr == n && det[v][d]) {
+						split = 1;
+						printf("server-patterns-syscall pattern=%s variant=%s "
+						       "call=%s per_req=%.3f\n", pname[p], vname[v],
+						       details[d].name,
+						       (double)det[v][d] / (double)(reqs * cblocks));
+					}
+				if (split)
 					continue;
 				char name[32];
 				syscall_name(n, name, sizeof name);
@@ -1352,7 +1411,7 @@ int main(int argc, char **argv)
 	bench_parse_args(argc, argv, &o, parse_extra,
 			 "[--only=keepalive,conn,readd,disable,proxy,udp] [--method=perf|ptrace] "
 			 "[--breakdown] [--count-blocks=N] [--no-pin]");
-	long blocks = o.blocks ? o.blocks : o.quick ? 2 : 7;
+	long blocks = o.blocks ? o.blocks : o.quick ? 2 : 11;
 	long cblocks = opt_count_blocks ? opt_count_blocks : o.quick ? 1 : 2;
 	/* requests per block, per pattern (--per-block sets them all) */
 	static const long full_reqs[NP] = { 4000, 1000, 4000, 4000, 1000, 4000 };
