@@ -299,7 +299,7 @@ static int watch_file(struct kqueue *kq, struct kq_fdslot *s, struct knote *kn)
 static int ensure_kind(struct kq_fdslot *s, int fd)
 {
 	if (s->kind == KQ_FD_UNKNOWN) {
-		int k = kq_fd_classify(fd);
+		int k = kq_fd_classify_first(fd);
 		if (k < 0)
 			return k;
 		s->kind = (uint8_t)k;
@@ -320,15 +320,18 @@ static int fd_attach(struct kqueue *kq, struct knote *kn)
 	}
 	if (kn->flags & EV_WAKEONE)
 		wakeone_setup(kq, kn);
-	if (kn->filter == EVFILT_WRITE && s->kind != KQ_FD_STREAM &&
-	    s->kind != KQ_FD_DGRAM && !(s->state & SLOT_NOPOLL)) {
-		/* FreeBSD refuses a WRITE knote on a pipe whose reader is gone */
-		int p = sys_poll1(fd, POLLOUT);
-		if (p < 0)
-			return p;
-		if (p & POLLERR) {
-			int k = ensure_kind(s, fd);
-			if (k == KQ_FD_PIPE || k == KQ_FD_FIFO)
+	if (kn->filter == EVFILT_WRITE && !(s->state & SLOT_NOPOLL)) {
+		/* FreeBSD refuses a WRITE knote on a pipe whose reader is
+		 * gone.  Knowing the kind first spares a socket the poll (it
+		 * is learned once per slot, and needed later anyway). */
+		int k = ensure_kind(s, fd);
+		if (k < 0)
+			return k;
+		if (k == KQ_FD_PIPE || k == KQ_FD_FIFO) {
+			int p = sys_poll1(fd, POLLOUT);
+			if (p < 0)
+				return p;
+			if (p & POLLERR)
 				return -EPIPE;
 		}
 	}
@@ -501,7 +504,9 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 				r |= (uint32_t)p;
 		}
 		if (kq_fd_inq(fd, &n) == -EINVAL) {
-			/* listen() was called after the knote was added */
+			/* a listener: listen() was called after the knote
+			 * was added, or the first classification took it
+			 * for a connection (kq_fd_classify_first) */
 			int k = kq_fd_classify(fd);
 			if (k > 0 && k != KQ_FD_STREAM) {
 				s->kind = (uint8_t)k;

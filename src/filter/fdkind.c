@@ -63,6 +63,27 @@ static int classify_anon(int fd)
 	return KQ_FD_OTHER;
 }
 
+/*
+ * The first look at a descriptor, made for every new socket a server
+ * watches: one getsockopt(SO_TYPE), which also tells that the descriptor is
+ * a socket (ENOTSOCK otherwise: the full classification follows).  A
+ * stream socket is taken to be a connection, not a listener: asking
+ * SO_ACCEPTCONN for every accepted socket would cost a call each, while a
+ * listener gives itself away the first time it is measured (FIONREAD fails
+ * with EINVAL on it, in TCP and AF_UNIX alike) and is then classified in
+ * full (filter/fd.c, read_event).
+ */
+int kq_fd_classify_first(int fd)
+{
+	int type = 0;
+	int err = sys_getsockopt_int(fd, SOL_SOCKET, SO_TYPE, &type);
+	if (err == -ENOTSOCK)
+		return kq_fd_classify(fd);
+	if (err)
+		return err;
+	return (type == SOCK_STREAM || type == SOCK_SEQPACKET) ? KQ_FD_STREAM : KQ_FD_DGRAM;
+}
+
 int kq_fd_classify(int fd)
 {
 	struct stat st;

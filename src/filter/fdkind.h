@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What a descriptor is, as far as EVFILT_READ/WRITE care, and how to measure
- * its `data`.  The kind is learned on the first evaluation, not at
- * registration, so EV_ADD costs one epoll_ctl and nothing else.
+ * its `data`.  The kind is learned on the first evaluation of a READ
+ * knote (an EV_ADD of one costs one epoll_ctl and nothing else) and at the
+ * registration of a WRITE knote (FreeBSD refuses one on a pipe without
+ * reader); for a socket that first look is one getsockopt.
  */
 #ifndef KQ_FDKIND_H
 #define KQ_FDKIND_H
@@ -27,6 +29,7 @@ enum {
 };
 
 int kq_fd_classify(int fd);                          /* kind or -errno */
+int kq_fd_classify_first(int fd);    /* cheaper; a listener may come out as STREAM */
 int kq_fd_inq(int fd, int64_t *out);                 /* FIONREAD */
 int kq_sock_space(int fd, int64_t *out);             /* SO_SNDBUF - SIOCOUTQ */
 int kq_pipe_space(int fd, int64_t *out);             /* capacity - buffered */
