@@ -77,7 +77,7 @@ int kq_link(struct kqueue *kq, struct knote *kn, bool isfd)
 		struct kq_fdslot *s = kq_fdslot(kq, (int)kn->ident, true);
 		if (!s)
 			return -ENOMEM;
-		if (!s->head)
+		if (kq_fdslot_unused(s))
 			kq_fdtab_interest((int)kn->ident, 1);
 		kn->link = s->head;
 		s->head = kn;
@@ -180,12 +180,14 @@ void kq_drop(struct kqueue *kq, struct knote *kn)
 	fop->detach(kq, kn);
 	if (fop->isfd) {
 		struct kq_fdslot *s = kq_fdslot(kq, (int)kn->ident, false);
-		if (s && !s->head)
+		if (s && kq_fdslot_unused(s))
 			kq_fdtab_interest((int)kn->ident, -1);
 	}
 	kq_knote_free(kq, kn);
 }
 
+/* Everything on fd goes: its knotes, and a parked entry (a close, or the
+ * knotes turned out stale). */
 void kq_drop_fd(struct kqueue *kq, int fd)
 {
 	struct kq_fdslot *s = kq_fdslot(kq, fd, false);
@@ -193,6 +195,8 @@ void kq_drop_fd(struct kqueue *kq, int fd)
 		kq_drop(kq, s->head);
 		s = kq_fdslot(kq, fd, false);
 	}
+	if (s && !kq_fdslot_unused(s))
+		kq_fd_unpark(kq, fd);
 }
 
 void kq_drop_all(struct kqueue *kq)

@@ -71,7 +71,10 @@ struct knote {
 	uint16_t       slot;     /* index in its slab (slab.c) */
 };
 
-/* Per fd number, per kqueue: the knotes on it and its epoll entry. */
+/* Per fd number, per kqueue: the knotes on it and its epoll entry.  A slot
+ * whose last knote went may keep its entry and kind ("parked",
+ * filter/fd.c), so that a knote added again costs an EPOLL_CTL_MOD and no
+ * classification; the number's interest (fdtab.c) lasts while it does. */
 struct kq_fdslot {
 	struct knote *head;
 	uint32_t      gen;       /* bumped when the epoll entry is removed */
@@ -207,6 +210,13 @@ static inline struct kq_fdslot *kq_fdslot(struct kqueue *kq, int fd, bool grow)
 		return &kq->fds[fd];
 	return grow && fd >= 0 ? kq_fdslot_grow(kq, fd) : NULL;
 }
+/* No knotes and no kernel state: the slot does not count in its number's
+ * interest. */
+static inline bool kq_fdslot_unused(const struct kq_fdslot *s)
+{
+	return !s->head && !s->state;
+}
+void kq_fd_unpark(struct kqueue *kq, int fd);       /* filter/fd.c */
 struct knote *kq_find(struct kqueue *kq, uintptr_t ident, short filter, bool isfd);
 int  kq_link(struct kqueue *kq, struct knote *kn, bool isfd);
 void kq_unlink(struct kqueue *kq, struct knote *kn, bool isfd);

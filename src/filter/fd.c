@@ -307,11 +307,59 @@ static int ensure_kind(struct kq_fdslot *s, int fd)
 	return s->kind;
 }
 
+/*
+ * Parking.  A server that deletes a descriptor's READ knote while it
+ * serves a request and adds it again at the next EAGAIN would pay an
+ * EPOLL_CTL_DEL, an EPOLL_CTL_ADD and a classification each time.  So when
+ * the last knote of a slot goes and its one entry is a plain one (not split,
+ * not exclusive, not a file), the entry stays as it is, with the kind and
+ * the generation: a knote added again makes a MOD (KN_VERIFY, fd_attach),
+ * whose answer also says whether the number still names the same file
+ * (stale_err).  The parked entry costs nothing until it reports: the first
+ * report removes it (kq_fd_report).  A close of the number (interest
+ * lasts while parked) removes it before the real close, as for any entry.
+ */
+static bool can_park(const struct kq_fdslot *s, const struct knote *kn)
+{
+	return (s->state & (SLOT_EPOLL | SLOT_WEPOLL | SLOT_NOPOLL)) == SLOT_EPOLL &&
+	       !(kn->flags & EV_WAKEONE);
+}
+
+/* Removes a parked entry; the slot keeps nothing of its file. */
+static void park_clear(struct kqueue *kq, struct kq_fdslot *s, int fd)
+{
+	if (!kq->dead)
+		sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, fd, 0, 0);
+	s->state = 0;
+	s->kind = KQ_FD_UNKNOWN;
+	s->revents = 0;
+	s->gen++;   /* reports already taken for it die */
+}
+
+/* A parked slot (no knotes) lets go of its entry, and so of its interest
+ * (after the DEL: see kq_drop()). */
+void kq_fd_unpark(struct kqueue *kq, int fd)
+{
+	struct kq_fdslot *s = kq_fdslot(kq, fd, false);
+	if (!s || s->head || kq_fdslot_unused(s))
+		return;
+	park_clear(kq, s, fd);
+	kq_fdtab_interest(fd, -1);
+}
+
 static int fd_attach(struct kqueue *kq, struct knote *kn)
 {
 	int fd = (int)kn->ident;
 	struct kq_fdslot *s = slot_of(kq, kn);
 	kn->fpriv = 0;
+	if (s->head == kn && !kn->link && (s->state & SLOT_EPOLL)) {
+		/* the slot was parked: the arm's MOD checks the entry is still
+		 * this number's file; an exclusive entry is made afresh */
+		if (kn->flags & EV_WAKEONE)
+			park_clear(kq, s, fd);   /* interest now kn's */
+		else
+			kn->status |= KN_VERIFY;
+	}
 	if (kq_is_kqueue_fd(fd)) {
 		/* FreeBSD: only EVFILT_READ on a kqueue, and never on itself */
 		if (kn->filter != EVFILT_READ || fd == kq->ufd)
@@ -409,6 +457,8 @@ static void fd_detach(struct kqueue *kq, struct knote *kn)
 	if (kn->filter == EVFILT_READ)
 		kq_dgram_forget(kq, kn);
 	if (!s)
+		return;
+	if (!s->head && !kq->dead && can_park(s, kn))
 		return;
 	if (s->state & SLOT_NOPOLL) {
 		if ((kn->fpriv & FPRIV_WATCHED) && !kq->dead)
@@ -729,8 +779,15 @@ void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 {
 	int fd = (int)(uint32_t)tag;
 	struct kq_fdslot *s = kq_fdslot(kq, fd, false);
-	if (!s || !s->head || (s->gen & 0x7fffffff) != ((uint32_t)(tag >> 32) & 0x7fffffff)) {
+	if (!s || (s->gen & 0x7fffffff) != ((uint32_t)(tag >> 32) & 0x7fffffff)) {
 		kq->nstale++;   /* see kq_scan: an orphaned entry */
+		return;
+	}
+	if (!s->head) {
+		if (s->state & SLOT_EPOLL)
+			kq_fd_unpark(kq, fd);   /* see can_park() */
+		else
+			kq->nstale++;
 		return;
 	}
 	/* With READ and WRITE in separate entries (split), a report speaks
