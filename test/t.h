@@ -241,6 +241,35 @@ static inline int64_t t_now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* A wait of ms milliseconds on kq that must return no record, last (at
+ * least) most of that time, and sleep: a spinning wait would use about as
+ * much CPU as time; a sleeping one microseconds (a quarter is allowed, for
+ * loaded machines). */
+static inline void t_wait_nothing_asleep(int kq, long ms)
+{
+	struct kevent ev[4];
+	struct rusage r0, r1;
+	getrusage(RUSAGE_SELF, &r0);
+	int64_t w0 = t_now_ns();
+	int n = t_wait(kq, ev, 4, ms);
+	int64_t wall = t_now_ns() - w0;
+	getrusage(RUSAGE_SELF, &r1);
+	int64_t cpu = ((int64_t)(r1.ru_utime.tv_sec + r1.ru_stime.tv_sec) -
+		       (int64_t)(r0.ru_utime.tv_sec + r0.ru_stime.tv_sec)) * 1000000000 +
+		      ((int64_t)(r1.ru_utime.tv_usec + r1.ru_stime.tv_usec) -
+		       (int64_t)(r0.ru_utime.tv_usec + r0.ru_stime.tv_usec)) * 1000;
+	for (int i = 0; i < n; i++)
+		t_print_kevent("  unexpected", &ev[i]);
+	if (n != 0)
+		T_FAIL("expected no records in %ld ms, got %d", ms, n);
+	if (wall < ms * 1000000 * 5 / 6)
+		T_FAIL("kevent() returned after %lld ms of a %ld ms wait",
+		       (long long)(wall / 1000000), ms);
+	if (cpu > wall / 4)
+		T_FAIL("kevent() used %lld ms of CPU in a %lld ms wait",
+		       (long long)(cpu / 1000000), (long long)(wall / 1000000));
+}
+
 static inline void t_sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };

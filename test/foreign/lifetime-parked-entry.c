@@ -14,31 +14,6 @@
 #include "../t.h"
 #include "foreign.h"
 
-#include <sys/resource.h>
-
-static int64_t cpu_ns(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	return (int64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000 +
-	       (int64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000;
-}
-
-/* A wait of 300 ms that must return nothing and sleep. */
-static void quiet_wait(int kq)
-{
-	struct kevent ev[4];
-	int64_t c0 = cpu_ns(), w0 = t_now_ns();
-	int n = t_wait(kq, ev, 4, 300);
-	int64_t cpu = cpu_ns() - c0, wall = t_now_ns() - w0;
-	for (int i = 0; i < n; i++)
-		t_print_kevent("  unexpected", &ev[i]);
-	T_EQ(n, 0);
-	if (cpu > wall / 4)
-		T_FAIL("kevent() used %lld ms of CPU in a %lld ms wait",
-		       (long long)(cpu / 1000000), (long long)(wall / 1000000));
-}
-
 /* A READ knote on fd, evaluated once (its kind learned), then deleted. */
 static void watch_then_delete(int kq, int fd, int peer)
 {
@@ -62,7 +37,7 @@ int main(void)
 	t_socketpair(s);
 	watch_then_delete(kq, s[0], s[1]);
 	t_write(s[1], "bc", 2);
-	quiet_wait(kq);
+	t_wait_nothing_asleep(kq, 300);
 	t_change(kq, s[0], EVFILT_READ, EV_ADD, 0, 0, (void *)2);
 	T_EQ(t_wait(kq, ev, 2, 1000), 1);
 	T_KEVENT(&ev[0], s[0], EVFILT_READ, 0, 0, 2, (void *)2);
@@ -92,7 +67,7 @@ int main(void)
 	T_ASSERT(d >= 0);
 	T_ASSERT(foreign_close(s[0]) == 0);
 	t_write(s[1], "g", 1);
-	quiet_wait(kq);
+	t_wait_nothing_asleep(kq, 300);
 	close(d);
 	close(s[1]);
 	return 0;
