@@ -548,6 +548,7 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 		}
 		return n > 0;
 	case KQ_FD_STREAM:
+	case KQ_FD_TCP:
 		if ((kn->flags & EV_WAKEONE) && (r & EPOLLIN) && !(r & EPOLLRDHUP)) {
 			int p = sys_poll1(fd, POLLRDHUP);
 			if (p > 0)
@@ -558,7 +559,7 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 			 * was added, or the first classification took it
 			 * for a connection (kq_fd_classify_first) */
 			int k = kq_fd_classify(fd);
-			if (k > 0 && k != KQ_FD_STREAM) {
+			if (k > 0 && k != s->kind) {
 				s->kind = (uint8_t)k;
 				return read_event(kq, kn, s, r);
 			}
@@ -571,6 +572,11 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 		}
 		if (r & EPOLLERR)
 			return 1;
+		/* TCP's poll says EPOLLIN only once SO_RCVLOWAT bytes are
+		 * there (FreeBSD's sb_lowat test), so a READ knote without
+		 * NOTE_LOWAT need not ask for the value; AF_UNIX's ignores it */
+		if (s->kind == KQ_FD_TCP && !(kn->sfflags & NOTE_LOWAT))
+			return (r & EPOLLIN) && n > 0;
 		return n >= rcv_lowat(kn, fd);
 	case KQ_FD_DGRAM:
 		if (!(r & (EPOLLIN | EPOLLERR | EPOLLRDHUP)))
@@ -661,6 +667,7 @@ static int write_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s,
 		kn->data = n;
 		return n >= PIPE_BUF;
 	case KQ_FD_STREAM:
+	case KQ_FD_TCP:
 		kq_sock_space(fd, &n);
 		kn->data = n;
 		/* A socket that never connected reports OUT|HUP without RDHUP;

@@ -25,6 +25,38 @@
 #define PIPEFS_MAGIC 0x50495045
 #endif
 
+#ifndef IPPROTO_MPTCP
+#define IPPROTO_MPTCP 262
+#endif
+
+/*
+ * A socket that is not listening.  SO_PROTOCOL answers for the common ones
+ * in one call (TCP, UDP, ping); AF_UNIX and others say 0 and are told by
+ * SO_TYPE.  TCP has a kind of its own: its poll reports input only once
+ * SO_RCVLOWAT bytes are there, so its READ knotes need not ask for it.
+ */
+static int connection_kind(int fd)
+{
+	int v = 0;
+	int err = sys_getsockopt_int(fd, SOL_SOCKET, SO_PROTOCOL, &v);
+	if (err)
+		return err;
+	switch (v) {
+	case IPPROTO_TCP:
+	case IPPROTO_MPTCP:
+		return KQ_FD_TCP;
+	case IPPROTO_UDP:
+	case IPPROTO_UDPLITE:
+	case IPPROTO_ICMP:
+	case IPPROTO_ICMPV6:
+		return KQ_FD_DGRAM;
+	}
+	err = sys_getsockopt_int(fd, SOL_SOCKET, SO_TYPE, &v);
+	if (err)
+		return err;
+	return (v == SOCK_STREAM || v == SOCK_SEQPACKET) ? KQ_FD_STREAM : KQ_FD_DGRAM;
+}
+
 static int classify_socket(int fd)
 {
 	int v = 0, dom = 0, err;
@@ -40,10 +72,7 @@ static int classify_socket(int fd)
 		}
 		return KQ_FD_LISTEN_OTHER;
 	}
-	err = sys_getsockopt_int(fd, SOL_SOCKET, SO_TYPE, &v);
-	if (err)
-		return err;
-	return (v == SOCK_STREAM || v == SOCK_SEQPACKET) ? KQ_FD_STREAM : KQ_FD_DGRAM;
+	return connection_kind(fd);
 }
 
 static int classify_anon(int fd)
@@ -65,8 +94,9 @@ static int classify_anon(int fd)
 
 /*
  * The first look at a descriptor, made for every new socket a server
- * watches: one getsockopt(SO_TYPE), which also tells that the descriptor is
- * a socket (ENOTSOCK otherwise: the full classification follows).  A
+ * watches: one getsockopt(SO_PROTOCOL) for TCP and UDP (connection_kind),
+ * which also tells that the descriptor is a socket (ENOTSOCK otherwise:
+ * the full classification follows).  A
  * stream socket is taken to be a connection, not a listener: asking
  * SO_ACCEPTCONN for every accepted socket would cost a call each, while a
  * listener gives itself away the first time it is measured (FIONREAD fails
@@ -75,13 +105,8 @@ static int classify_anon(int fd)
  */
 int kq_fd_classify_first(int fd)
 {
-	int type = 0;
-	int err = sys_getsockopt_int(fd, SOL_SOCKET, SO_TYPE, &type);
-	if (err == -ENOTSOCK)
-		return kq_fd_classify(fd);
-	if (err)
-		return err;
-	return (type == SOCK_STREAM || type == SOCK_SEQPACKET) ? KQ_FD_STREAM : KQ_FD_DGRAM;
+	int k = connection_kind(fd);
+	return k == -ENOTSOCK ? kq_fd_classify(fd) : k;
 }
 
 int kq_fd_classify(int fd)

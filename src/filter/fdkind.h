@@ -16,6 +16,7 @@ enum {
 	KQ_FD_PIPE,          /* anonymous pipe */
 	KQ_FD_FIFO,          /* named pipe: EOF clears when a writer returns */
 	KQ_FD_STREAM,        /* connection-oriented socket, not listening */
+	KQ_FD_TCP,           /* ... TCP: its poll honours SO_RCVLOWAT */
 	KQ_FD_DGRAM,         /* datagram socket */
 	KQ_FD_LISTEN_INET,   /* listening TCP socket */
 	KQ_FD_LISTEN_UNIX,   /* listening AF_UNIX socket */
