@@ -131,30 +131,27 @@ static uint64_t inode_of(int fd)
 	return sys_fstat(fd, &st) == 0 ? (uint64_t)st.st_ino : 0;
 }
 
-/* Removes fd's entry; returns its inode (0: none). */
-static uint64_t stash_id_take(int fd)
+/* The inode kept for fd's stash (0: none), the entry removed if `take`.
+ * Under stash_lock. */
+static uint64_t stash_id_locked(int fd, bool take)
 {
-	uint64_t ino = 0;
-	pthread_mutex_lock(&stash_lock);
 	for (unsigned i = 0; i < nstash; i++) {
 		if (stash_ids[i].fd != fd)
 			continue;
-		ino = stash_ids[i].ino;
-		stash_ids[i] = stash_ids[nstash - 1];
-		atomic_store_explicit(&nstash, nstash - 1, memory_order_relaxed);
-		break;
+		uint64_t ino = stash_ids[i].ino;
+		if (take) {
+			stash_ids[i] = stash_ids[nstash - 1];
+			atomic_store_explicit(&nstash, nstash - 1, memory_order_relaxed);
+		}
+		return ino;
 	}
-	pthread_mutex_unlock(&stash_lock);
-	return ino;
+	return 0;
 }
 
-static uint64_t stash_id_peek(int fd)
+static uint64_t stash_id(int fd, bool take)
 {
-	uint64_t ino = 0;
 	pthread_mutex_lock(&stash_lock);
-	for (unsigned i = 0; i < nstash && !ino; i++)
-		if (stash_ids[i].fd == fd)
-			ino = stash_ids[i].ino;
+	uint64_t ino = stash_id_locked(fd, take);
 	pthread_mutex_unlock(&stash_lock);
 	return ino;
 }
@@ -165,8 +162,8 @@ void kq_fdtab_stash_error(int fd, int err)
 	uint64_t ino = inode_of(fd);
 	if (!e || !ino)
 		return;
-	stash_id_take(fd);
 	pthread_mutex_lock(&stash_lock);
+	stash_id_locked(fd, true);   /* a socket keeps one error */
 	if (nstash == capstash) {
 		unsigned n = capstash ? capstash * 2 : 16;
 		struct stash_id *v = realloc(stash_ids, n * sizeof *v);
@@ -189,7 +186,7 @@ int kq_fdtab_peek_error(int fd)
 {
 	struct fdent *e = ent(fd, false);
 	int err = e ? atomic_load(&e->sockerr) : 0;
-	if (err && stash_id_peek(fd) != inode_of(fd)) {
+	if (err && stash_id(fd, false) != inode_of(fd)) {
 		kq_fdtab_clear(fd);
 		return 0;
 	}
@@ -204,7 +201,7 @@ int kq_fdtab_take_error(int fd)
 	int err = atomic_exchange(&e->sockerr, 0);
 	if (!err)
 		return 0;
-	return stash_id_take(fd) == inode_of(fd) ? err : 0;
+	return stash_id(fd, true) == inode_of(fd) ? err : 0;
 }
 
 /* Whether any socket has a stashed error: the socket calls' fast path. */
@@ -217,7 +214,7 @@ void kq_fdtab_clear(int fd)
 {
 	struct fdent *e = ent(fd, false);
 	if (e && atomic_exchange(&e->sockerr, 0))
-		stash_id_take(fd);
+		stash_id(fd, true);
 }
 
 /* Whether anything in libkq cares about fd at all: the close() fast path. */

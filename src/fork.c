@@ -25,8 +25,6 @@
 #include "kq.h"
 #include "sys.h"
 
-#include <unistd.h>
-
 /* The process libkq's tables belong to: set at load, renewed in a fork
  * child.  A vfork() child (or a clone() without atfork handlers) sees
  * another process id while it runs in this memory (kq_foreign_process()

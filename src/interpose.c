@@ -23,7 +23,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-
 #ifndef SYS_close_range
 #define SYS_close_range 436
 #endif
