@@ -18,6 +18,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +28,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -80,6 +84,37 @@ __attribute__((noreturn, cold))
 static inline void bench_die(const char *what)
 {
 	bench_fail("%s: %s", what, strerror(errno));
+}
+
+/* Keeps the calling process on one CPU (cpu < 0: anywhere). */
+static inline void bench_pin_to(int cpu)
+{
+	if (cpu < 0)
+		return;
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof set, &set) != 0)
+		bench_die("sched_setaffinity");
+}
+
+static inline void bench_nodelay(int fd)
+{
+	int one = 1;
+	if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) != 0)
+		bench_die("setsockopt(TCP_NODELAY)");
+}
+
+/* One whole message of len bytes from a control socket (SOCK_SEQPACKET or
+ * a socketpair used one message at a time), or the benchmark fails. */
+static inline void bench_recv_exact(int ctl, void *buf, size_t len)
+{
+	ssize_t r;
+	do
+		r = recv(ctl, buf, len, 0);
+	while (r < 0 && errno == EINTR);
+	if (r != (ssize_t)len)
+		bench_fail("control socket: got %zd bytes (%s)", r, r < 0 ? strerror(errno) : "");
 }
 
 static inline int bench_cmp_double(const void *a, const void *b)

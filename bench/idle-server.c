@@ -103,31 +103,8 @@ static void send_msg(int ctl, int cmd, long arg)
 static struct msg recv_msg(int ctl)
 {
 	struct msg m;
-	ssize_t r;
-	do
-		r = recv(ctl, &m, sizeof m, 0);
-	while (r < 0 && errno == EINTR);
-	if (r != (ssize_t)sizeof m)
-		bench_fail("control socket: got %zd bytes (%s)", r, r < 0 ? strerror(errno) : "");
+	bench_recv_exact(ctl, &m, sizeof m);
 	return m;
-}
-
-static void pin_to(int cpu)
-{
-	if (cpu < 0)
-		return;
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof set, &set) != 0)
-		bench_die("sched_setaffinity");
-}
-
-static void nodelay(int fd)
-{
-	int one = 1;
-	if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) != 0)
-		bench_die("setsockopt(TCP_NODELAY)");
 }
 
 /* ---- the client process ---- */
@@ -151,7 +128,7 @@ static void client_connect(struct client *c, long k)
 			bench_die("socket (client)");
 		if (connect(s, (struct sockaddr *)&c->addr, sizeof c->addr) != 0)
 			bench_die("connect");
-		nodelay(s);
+		bench_nodelay(s);
 		if (c->nactive < c->want_active) {
 			struct epoll_event ee = { .events = EPOLLIN, .data.u32 = (uint32_t)c->nactive };
 			if (epoll_ctl(c->ep, EPOLL_CTL_ADD, s, &ee) != 0)
@@ -211,7 +188,7 @@ static __attribute__((noreturn)) void client_main(int ctl, struct sockaddr_in ad
 {
 	struct client c = { .ctl = ctl, .addr = addr, .want_active = nactive, .lat = lat,
 			    .lat_cap = lat_cap };
-	pin_to(cpu);
+	bench_pin_to(cpu);
 	c.ep = epoll_create1(EPOLL_CLOEXEC);
 	if (c.ep < 0)
 		bench_die("epoll_create1 (client)");
@@ -249,7 +226,7 @@ static void server_accept(struct server *s, long k)
 		int fd = accept4(s->lsn, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 		if (fd < 0)
 			bench_die("accept4");
-		nodelay(fd);
+		bench_nodelay(fd);
 		s->conn[s->nconn++] = fd;
 	}
 	struct msg m = recv_msg(s->ctl);
@@ -590,7 +567,7 @@ int main(int argc, char **argv)
 	close(sv[1]);
 	s.ctl = sv[0];
 	if (pin)
-		pin_to(cpus[0]);
+		bench_pin_to(cpus[0]);
 
 	long most = nactive + max_idle;
 	s.conn = bench_alloc((size_t)most, sizeof *s.conn);

@@ -151,31 +151,8 @@ static void send_msg(int ctl, int cmd, int pat, long arg, long arg2)
 static struct msg recv_msg(int ctl)
 {
 	struct msg m;
-	ssize_t r;
-	do
-		r = recv(ctl, &m, sizeof m, 0);
-	while (r < 0 && errno == EINTR);
-	if (r != (ssize_t)sizeof m)
-		bench_fail("control socket: got %zd bytes (%s)", r, r < 0 ? strerror(errno) : "");
+	bench_recv_exact(ctl, &m, sizeof m);
 	return m;
-}
-
-static void pin_to(int cpu)
-{
-	if (cpu < 0)
-		return;
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof set, &set) != 0)
-		bench_die("sched_setaffinity");
-}
-
-static void nodelay(int fd)
-{
-	int one = 1;
-	if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) != 0)
-		bench_die("setsockopt(TCP_NODELAY)");
 }
 
 /* A TCP or UDP socket bound to 127.0.0.1 on a free port; *addr gets it. */
@@ -414,7 +391,7 @@ static void client_run(struct client *c, int pat, long reqs)
 
 static __attribute__((noreturn)) void client_main(struct client *c, int cpu)
 {
-	pin_to(cpu);
+	bench_pin_to(cpu);
 	c->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (c->ep < 0)
 		bench_die("epoll_create1 (client)");
@@ -437,7 +414,7 @@ static __attribute__((noreturn)) void client_main(struct client *c, int cpu)
 				if (s < 0 || connect(s, (struct sockaddr *)&c->ka_addr,
 						     sizeof c->ka_addr) != 0)
 					bench_die("connect (keep-alive)");
-				nodelay(s);
+				bench_nodelay(s);
 				cli_ep(c, EPOLL_CTL_ADD, s, EPOLLIN, tag(T_KA, c->nka));
 				c->ka[c->nka++] = s;
 			}
@@ -1460,7 +1437,7 @@ int main(int argc, char **argv)
 	bench_raw_close(c.blsn);
 	s.ctl = sv[0];
 	if (pin)
-		pin_to(cpus[0]);
+		bench_pin_to(cpus[0]);
 
 	s.role = bench_alloc((size_t)fdcap, 1);
 	s.got = bench_alloc((size_t)fdcap, sizeof *s.got);
@@ -1476,7 +1453,7 @@ int main(int argc, char **argv)
 			bench_die("accept4 (keep-alive)");
 		if (fd >= fdcap)
 			bench_fail("server: fd %d above the limit", fd);
-		nodelay(fd);
+		bench_nodelay(fd);
 		s.role[fd] = R_KA;
 		s.ka[s.nka++] = fd;
 	}
