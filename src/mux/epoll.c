@@ -39,14 +39,21 @@ __attribute__((constructor)) static void kq_epoll_probe_env(void)
 /*
  * A sleep ends some tens of microseconds after its timeout even with no
  * timer slack: waking a thread (an idle CPU leaving its sleep state, a
- * virtual CPU being scheduled again) costs that much on its own.  For a
- * timeout of at most 1 ms, which a program asks for when microseconds
- * matter, the wait sleeps until that much before the deadline and then
- * polls the set until the deadline.  "That much" is learned: a running
- * average of how late such sleeps woke, starting at 20 us and bounded by
- * LAG_MAX.  The price is the CPU of the final polling, about one wake-up
- * latency per short wait that times out.
+ * virtual CPU being scheduled again) costs that much on its own, and on a
+ * virtual machine the sleep and wake-up also cost the thread some 15-20 us
+ * of CPU.  For a timeout of at most 1 ms, which a program asks for when
+ * microseconds matter, the wait sleeps until a little before the deadline
+ * and then polls the set until the deadline, so that it ends on time.
+ *
+ * How much before ("lead") is the smaller of the learned wake-up latency (a
+ * running average of how late such sleeps woke, starting at 20 us, bounded
+ * by LAG_MIN and LAG_MAX) and 1/LEAD_SHARE of the timeout: the polling, on
+ * top of what the sleep itself costs, must leave the thread idle for most
+ * of the wait.  A timeout no longer than the wake-up latency is polled
+ * throughout: a sleep would end later than the poll and cost the thread
+ * more CPU than polling for that long.
  */
+#define LEAD_SHARE 16
 #define LAG_MIN 1000
 #define LAG_MAX 200000
 static _Atomic int64_t wake_lag_ns = 20000;
@@ -128,15 +135,16 @@ static int pwait2_sleep(int epfd, struct epoll_event *evs, int n, int64_t timeou
 static int short_wait(int epfd, struct epoll_event *evs, int n, int64_t timeout_ns)
 {
 	int64_t start = mono_ns(), deadline = start + timeout_ns;
-	int64_t lead = atomic_load_explicit(&wake_lag_ns, memory_order_relaxed);
-	if (timeout_ns > lead) {
+	int64_t lag = atomic_load_explicit(&wake_lag_ns, memory_order_relaxed);
+	int64_t lead = timeout_ns / LEAD_SHARE < lag ? timeout_ns / LEAD_SHARE : lag;
+	if (timeout_ns > lag) {
 		int r = pwait2_sleep(epfd, evs, n, timeout_ns - lead, true);
 		if (r != 0)
 			return r;
 		int64_t late = mono_ns() - (deadline - lead);
-		lead += (late - lead) / 8;
-		lead = lead < LAG_MIN ? LAG_MIN : lead > LAG_MAX ? LAG_MAX : lead;
-		atomic_store_explicit(&wake_lag_ns, lead, memory_order_relaxed);
+		lag += (late - lag) / 8;
+		lag = lag < LAG_MIN ? LAG_MIN : lag > LAG_MAX ? LAG_MAX : lag;
+		atomic_store_explicit(&wake_lag_ns, lag, memory_order_relaxed);
 	}
 	for (;;) {
 		int r = sys_epoll_poll(epfd, evs, n);
