@@ -19,7 +19,11 @@
  * (drop knotes for a close, mark a kqueue dead, swap a signal disposition)
  * would be done to the parent's.  kq_foreign_process() tells the descriptor
  * and signal calls they run in such a child (the process id is not the one
- * the tables belong to); they then only make the real call.  Descriptors
+ * the tables belong to); they then only make the real call.  On x86-64
+ * libkq's own vfork() counts the children that may be running
+ * (kq_vforks), so the process id is only asked while there are some; a
+ * child made some other way (a raw vfork system call, clone() with
+ * CLONE_VM) is then not recognised.  Descriptors
  * libkq creates are close-on-exec, so an exec drops them.
  */
 #include "kq.h"
@@ -30,6 +34,10 @@
  * another process id while it runs in this memory (kq_foreign_process()
  * in sys.h). */
 _Atomic int kq_owner_pid;
+
+#if KQ_VFORK_TRACKED
+_Atomic int kq_vforks;
+#endif
 
 static void prepare(void)
 {

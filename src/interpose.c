@@ -38,6 +38,48 @@
  */
 const char kq_interpose_anchor = 1;
 
+#if KQ_VFORK_TRACKED
+/*
+ * vfork(), so that a child running in our memory can be told from us
+ * without a getpid() on every close (kq_foreign_process() in sys.h): the
+ * count of vfork children that may be running is raised before the call
+ * and lowered by the parent once the child has exec'd or exited.
+ *
+ * It is glibc's vfork with those two steps around it, in assembly for the
+ * reason glibc's is: the child runs on this stack, so the return address
+ * is kept in a register across the call (the child's own return would
+ * otherwise have overwritten it by the time the parent returns).
+ */
+__attribute__((used, visibility("hidden"))) int kq_vfork_failed(int err)
+{
+	errno = err;
+	return -1;
+}
+
+_Static_assert(SYS_vfork == 58, "the assembly below calls system call 58");
+
+__attribute__((naked)) pid_t KQ_INTERPOSE(vfork)(void)
+{
+	__asm__ volatile(
+		"lock incl kq_vforks(%rip)\n\t"
+		"popq %rdi\n\t"
+		"movl $58, %eax\n\t"
+		"syscall\n\t"
+		"pushq %rdi\n\t"
+		"testq %rax, %rax\n\t"
+		"jz 1f\n\t"
+		"lock decl kq_vforks(%rip)\n\t"
+		"cmpq $-4095, %rax\n\t"
+		"jae 2f\n"
+		"1:\n\t"
+		"ret\n"
+		"2:\n\t"
+		"negl %eax\n\t"
+		"movl %eax, %edi\n\t"
+		"jmp kq_vfork_failed\n\t");
+}
+#endif
+
 int KQ_INTERPOSE(close)(int fd)
 {
 	kq_fd_closing(fd);

@@ -90,13 +90,28 @@ static inline int sys_ioctl_int(int fd, unsigned long req, int *out)
 /* fork.c: the id of the process libkq's tables belong to */
 extern _Atomic int kq_owner_pid;
 
+/* Where libkq has its own vfork() (interpose.c), the number of vfork
+ * children that may be running in this memory (fork.c). */
+#if defined(__x86_64__)
+#define KQ_VFORK_TRACKED 1
+extern _Atomic int kq_vforks __attribute__((visibility("hidden")));
+#else
+#define KQ_VFORK_TRACKED 0
+#endif
+
 /* True in a vfork() child running in the parent's memory (fork.c): the
- * descriptor and signal calls then leave libkq's tables alone.  One getpid
- * system call: only for paths that already found something to do.  Inline,
- * so that code built without thread-sanitizer instrumentation (signal.c,
- * which runs inside the sanitizer's own start-up) calls nothing that is. */
+ * descriptor and signal calls then leave libkq's tables alone.  Where
+ * vfork() is libkq's, nothing unless a vfork child may be running (a
+ * thread that raised the count sees its own store: the child runs as that
+ * thread); then, as elsewhere, one getpid system call.  Inline, so that
+ * code built without thread-sanitizer instrumentation (signal.c, which runs
+ * inside the sanitizer's own start-up) calls nothing that is. */
 static inline bool kq_foreign_process(void)
 {
+#if KQ_VFORK_TRACKED
+	if (!atomic_load_explicit(&kq_vforks, memory_order_relaxed))
+		return false;
+#endif
 	return (int)KQ_SYSCALL(SYS_getpid) !=
 	       atomic_load_explicit(&kq_owner_pid, memory_order_relaxed);
 }
