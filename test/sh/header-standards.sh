@@ -1,15 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # header-standards: <sys/event.h> compiles without a warning under every C
-# and C++ standard a program may use, with gcc and, when installed, clang.
+# and C++ standard a program may use, with both gcc and clang.
 #
 # usage: sh header-standards.sh SRCDIR BINDIR LIBKQ_SO_PATH C_COMPILER
 # exit:  0 pass, 1 fail, 77 skip (reason printed)
 #
-# Compilers: C_COMPILER and clang for C; for C++ the C++ compiler next to
-# C_COMPILER (g++ for gcc, clang++ for clang), else c++.  A compiler that is
-# not installed is skipped with a note (clang is not required: CI does not
-# install it, the gcc runs are the check), as is a -std it does not know.
+# Compilers: C_COMPILER, and gcc and clang when C_COMPILER is not that one
+# (told apart by __clang__ and __GNUC__, so that cc counts as the compiler
+# it is); for C++ the C++ compiler of each (g++ for gcc, clang++ for clang).
+# A compiler that is not installed is left out with a note saying so
+# (apt-get install clang adds clang and clang++), unless KQ_REQUIRE_TOOLS=1
+# is set (.ci/run, which installs clang): then a missing gcc, clang or C++
+# compiler is a failure.  A -std a compiler does not know is noted, not
+# failed.
 # Each file is compiled with -Wall -Wextra -Werror -pedantic (and -Wundef,
 # -Wshadow, -Wstrict-prototypes for C) against SRCDIR/include, with no
 # feature-test macro, with -D_GNU_SOURCE and with -D_POSIX_C_SOURCE=200809L:
@@ -24,8 +28,9 @@
 #              -pedantic, since it prints a long long;
 #   prog.cc    a C++ program: -std=c++98 c++11 c++14 c++17 c++20.
 # readme.c (-std=c99) and prog.cc (-std=c++98) are also linked with
-# LIBKQ_SO_PATH, with C_COMPILER and its C++ compiler, and must run and
-# exit 0.
+# LIBKQ_SO_PATH, with every C compiler and its C++ compiler, and must run
+# and exit 0.  In a sanitizer build (KQ_SANITIZE in BINDIR's cache) only
+# C_COMPILER links: the library needs that compiler's sanitizer runtime.
 set -u
 
 if [ $# -lt 4 ]; then
@@ -156,25 +161,48 @@ int main()
 EOF
 
 # --- compilers ------------------------------------------------------------------
-# The C++ compiler that goes with a C compiler: gcc -> g++, clang -> clang++.
+# What a compiler is, from its predefined macros: gcc, clang or other.
+kind() {
+	k=$(printf '#if defined(__clang__)\nclang\n#elif defined(__GNUC__)\ngcc\n#else\nother\n#endif\n' |
+	    "$1" -E -P -x c - 2>/dev/null | tr -d '[:space:]')
+	echo "${k:-other}"
+}
+# The C++ compiler that goes with a C compiler: gcc -> g++, clang -> clang++
+# (next to it, with the same suffix, such as clang-14 -> clang++-14).
 cxx_for() {
 	case ${1##*/} in
 	*clang*) c=$(printf '%s' "$1" | sed 's/clang\([^/]*\)$/clang++\1/') ;;
 	*gcc*) c=$(printf '%s' "$1" | sed 's/gcc\([^/]*\)$/g++\1/') ;;
-	*) c=c++ ;;
+	*)
+		case $(kind "$1") in
+		clang) c=clang++ ;;
+		gcc) c=g++ ;;
+		*) c=c++ ;;
+		esac ;;
 	esac
-	command -v "$c" >/dev/null 2>&1 && { command -v "$c"; return; }
-	command -v c++ 2>/dev/null
+	command -v "$c" 2>/dev/null
+}
+# A tool that is missing: a note, or with KQ_REQUIRE_TOOLS=1 a failure.
+missing() {
+	if [ "${KQ_REQUIRE_TOOLS:-}" = 1 ]; then
+		fail "$1 (KQ_REQUIRE_TOOLS=1)"
+	else
+		echo "note: $1; not checked"
+	fi
 }
 CCS=$CC
-if command -v clang >/dev/null 2>&1; then
-	case $(basename "$CC") in
-	*clang*) ;;
-	*) CCS="$CCS $(command -v clang)" ;;
-	esac
-else
-	echo "note: clang is not installed; only $CC is checked (apt-get install clang adds it)"
-fi
+cc_kind=$(kind "$CC")
+for want in gcc clang; do
+	[ "$cc_kind" = "$want" ] && continue
+	if other=$(command -v $want 2>/dev/null) && [ "$(kind "$other")" = "$want" ]; then
+		CCS="$CCS $other"
+	else
+		case $want in
+		clang) missing "clang is not installed (apt-get install clang adds it)" ;;
+		*) missing "$want is not installed" ;;
+		esac
+	fi
+done
 
 CWARN="-Wall -Wextra -Werror -pedantic -Wundef -Wshadow -Wstrict-prototypes"
 XWARN="-Wall -Wextra -Werror -pedantic -Wundef -Wshadow"
@@ -220,8 +248,8 @@ for cc in $CCS; do
 			compile "$cxx" $std "$def" prog.cc "" "$XWARN"
 		done
 	done
-	[ -n "$cxx" ] || echo "note: no C++ compiler found for $cc; C++ not checked"
-	echo "ok: $cc${cxx:+ and $cxx}: $n compilations so far"
+	[ -n "$cxx" ] || missing "no C++ compiler found for $cc ($(kind "$cc")), so C++ with it"
+	echo "ok: $cc ($(kind "$cc"))${cxx:+ and $cxx}: $n compilations so far"
 done
 [ $status -eq 0 ] && echo "ok: $n compilations without a warning"
 
@@ -253,9 +281,16 @@ run() {    # NAME COMPILER STD SOURCE
 		fail "$1 ($2 -std=$3) failed"
 	fi
 }
-run readme "$CC" c99 readme.c
-cxx=$(cxx_for "$CC")
-if [ -n "$cxx" ]; then
-	run cxx "$cxx" c++98 prog.cc
-fi
+for cc in $CCS; do
+	if [ -n "$SAN" ] && [ "$cc" != "$CC" ]; then
+		echo "note: sanitizer build: not linking with $cc"
+		continue
+	fi
+	k=$(kind "$cc")
+	run "readme-$k" "$cc" c99 readme.c
+	cxx=$(cxx_for "$cc")
+	if [ -n "$cxx" ]; then
+		run "cxx-$k" "$cxx" c++98 prog.cc
+	fi
+done
 exit $status
