@@ -11,10 +11,14 @@
 #   - libkq.a stripped of debug information, of the .comment and .note
 #     sections and of the LTO bytecode (the objects are fat, so the machine
 #     code stays; the bytecode only works with the GCC that wrote it), in
-#     deterministic mode, as dh_strip does;
-#   - /usr/share/doc/<package>/copyright (the LICENSE) and changelog.Debian.gz
-#     in each package, changelog.gz (CHANGELOG.md) in libkq-dev, in place
-#     of /usr/share/doc/libkq/LICENSE.
+#     deterministic mode, as dh_strip does; libkq.so.N.x.y without its
+#     .comment and .note sections (cpack then splits out its debug
+#     information: cmake/cpack-deb-tools.cmake);
+#   - /usr/share/doc/<package>/copyright (the LICENSE) and changelog.gz in
+#     each package, in place of /usr/share/doc/libkq/LICENSE, and
+#     CHANGELOG.md.gz (the project's CHANGELOG.md) in libkq-dev.  The
+#     packages are native (the version has no Debian revision), so their
+#     Debian changelog is changelog.gz, not changelog.Debian.gz.
 # `cmake --install` is not affected: its files stay as they are.
 if(NOT CPACK_GENERATOR STREQUAL "DEB")
   return()
@@ -43,15 +47,50 @@ function(kq_write file text)     # a 0644 file with TEXT
   file(CHMOD "${file}" PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
 endfunction()
 
-# changelog.Debian: one entry for the version packaged.  The date is now,
-# or SOURCE_DATE_EPOCH when it is set (string(TIMESTAMP) honours it), for a
-# reproducible package.
+# The Debian changelog: one entry for the version packaged.  Its date is
+# that of the sources, not the time of packaging, so that the file is the
+# same in packages built at different times, as Multi-Arch: same requires
+# of a file in both the amd64 and the i386 package, say:
+# SOURCE_DATE_EPOCH when it is set, else the time of the last commit when
+# the sources are a git checkout, else the time CHANGELOG.md was changed.
+set(kq_epoch "$ENV{SOURCE_DATE_EPOCH}")
+if(NOT kq_epoch MATCHES "^[0-9]+$")
+  set(kq_epoch "")
+  find_program(KQ_GIT git)
+  if(KQ_GIT)
+    execute_process(COMMAND "${KQ_GIT}" -C "${CPACK_KQ_SOURCE_DIR}" rev-parse --show-toplevel
+      RESULT_VARIABLE rc OUTPUT_VARIABLE top ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(rc EQUAL 0)
+      get_filename_component(top "${top}" REALPATH)
+      get_filename_component(src "${CPACK_KQ_SOURCE_DIR}" REALPATH)
+    endif()
+    if(rc EQUAL 0 AND top STREQUAL src)
+      execute_process(COMMAND "${KQ_GIT}" -C "${CPACK_KQ_SOURCE_DIR}" log -1 --format=%ct
+        RESULT_VARIABLE rc OUTPUT_VARIABLE kq_epoch ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
+      if(NOT rc EQUAL 0 OR NOT kq_epoch MATCHES "^[0-9]+$")
+        set(kq_epoch "")
+      endif()
+    endif()
+  endif()
+  if(kq_epoch STREQUAL "")
+    file(TIMESTAMP "${CPACK_KQ_CHANGELOG}" kq_epoch "%s" UTC)
+  endif()
+endif()
+# string(TIMESTAMP) formats SOURCE_DATE_EPOCH when it is set.
+set(kq_saved_epoch "$ENV{SOURCE_DATE_EPOCH}")
+set(ENV{SOURCE_DATE_EPOCH} "${kq_epoch}")
 string(TIMESTAMP kq_date "%a, %d %b %Y %H:%M:%S +0000" UTC)
+if(kq_saved_epoch STREQUAL "")
+  unset(ENV{SOURCE_DATE_EPOCH})
+else()
+  set(ENV{SOURCE_DATE_EPOCH} "${kq_saved_epoch}")
+endif()
 set(kq_changelog_debian "\
 libkq (${CPACK_PACKAGE_VERSION}) unstable; urgency=medium
 
   * libkq ${CPACK_PACKAGE_VERSION}, packaged with CPack (cmake/packaging.cmake).
-    The changes in libkq are in /usr/share/doc/${CPACK_DEBIAN_DEV_PACKAGE_NAME}/changelog.gz.
+    The changes in libkq are in
+    /usr/share/doc/${CPACK_DEBIAN_DEV_PACKAGE_NAME}/CHANGELOG.md.gz.
 
  -- ${CPACK_DEBIAN_PACKAGE_MAINTAINER}  ${kq_date}
 ")
@@ -120,18 +159,34 @@ foreach(component runtime dev)
     endif()
   endforeach()
 
+  # --- the shared library ---------------------------------------------------
+  # The .comment section (compiler versions) and a .note section, which
+  # dh_strip removes too; the build ID note stays.
+  file(GLOB libs LIST_DIRECTORIES false "${root}/${CPACK_KQ_LIBDIR}/lib*.so.*.*.*")
+  foreach(so IN LISTS libs)
+    if(IS_SYMLINK "${so}" OR NOT EXISTS "${CPACK_KQ_OBJCOPY}")
+      continue()
+    endif()
+    execute_process(COMMAND "${CPACK_KQ_OBJCOPY}" --remove-section=.comment
+        --remove-section=.note "${so}"
+      RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "objcopy --remove-section=.comment ${so} failed")
+    endif()
+  endforeach()
+
   # --- /usr/share/doc/<package> ------------------------------------------
   file(REMOVE_RECURSE "${root}/${CPACK_KQ_DOCDIR}")
   set(doc "${root}/share/doc/${pkg}")
   file(MAKE_DIRECTORY "${doc}")
   file(READ "${CPACK_KQ_LICENSE}" license)
   kq_write("${doc}/copyright" "${license}")
-  kq_write("${doc}/changelog.Debian" "${kq_changelog_debian}")
-  kq_gzip("${doc}/changelog.Debian")
+  kq_write("${doc}/changelog" "${kq_changelog_debian}")
+  kq_gzip("${doc}/changelog")
   if(component STREQUAL "dev")
     file(READ "${CPACK_KQ_CHANGELOG}" changelog)
-    kq_write("${doc}/changelog" "${changelog}")
-    kq_gzip("${doc}/changelog")
+    kq_write("${doc}/CHANGELOG.md" "${changelog}")
+    kq_gzip("${doc}/CHANGELOG.md")
   endif()
 endforeach()
 cmake_policy(POP)

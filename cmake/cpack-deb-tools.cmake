@@ -55,7 +55,8 @@ set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "")
 # libkq0's control files.  triggers: the dynamic linker's cache is
 # refreshed (ldconfig) when libkq0 is installed or removed, as debhelper
 # arranges for every library package.  (With file(1), CPack also writes a
-# postinst and postrm running ldconfig.)  shlibs: CPack writes it from the
+# postinst and postrm running ldconfig, which lintian rejects;
+# cmake/cpack-deb-control.cmake drops them.)  shlibs: CPack writes it from the
 # library's SONAME, with file(1); without file(1), the same line is written
 # here.
 set(kq_control "${CPACK_KQ_BINARY_DIR}/cpack-deb")

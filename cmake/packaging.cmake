@@ -36,9 +36,17 @@
 #     components are installed into the staging tree): gzip -9n the manual
 #     pages, turn the .so link pages (EV_SET.2, ...) into symbolic links to
 #     the compressed page they name, strip the debug information from
-#     libkq.a, and put copyright (the LICENSE) and changelog.Debian.gz into
-#     /usr/share/doc/<package>/ (libkq-dev also changelog.gz, the
-#     CHANGELOG.md).
+#     libkq.a and the .comment section from libkq.so, and put copyright
+#     (the LICENSE) and changelog.gz into /usr/share/doc/<package>/
+#     (libkq-dev also CHANGELOG.md.gz).
+#   cmake/cpack-deb-control.cmake  (CPACK_POST_BUILD_SCRIPTS, on the
+#     packages cpack made, with dpkg-deb): add Multi-Arch: same, drop the
+#     postinst and postrm CPack writes to run ldconfig (the triggers file
+#     does it), link /usr/share/doc/libkq0-dbgsym to libkq0's, and write
+#     md5sums, Installed-Size and the order of the fields as dpkg does.
+# The packages are native Debian packages: the version is the project's,
+# with no Debian revision, and the packaging is part of the sources.
+# test/sh/deb-lintian.sh checks them with lintian.
 # test/sh/deb-package.sh builds the packages, checks them, and installs and
 # uses them (as root, with dpkg) or unpacks and uses them (otherwise).
 
@@ -69,17 +77,13 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)         # name_version_arch.deb
 set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
 # Descriptions: the first line is the summary, different for each package
 # (cmake/cpack-deb-tools.cmake keeps CPack from adding another before it).
-# Source: libkq for both; CPack 3.25 has no setting for Multi-Arch, so the
-# field rides on the line of Source (its value goes to the control file
-# as written).  Multi-Arch: same is right for both packages: their
-# architecture-dependent files are all under /usr/lib/<triplet>, and the
-# rest (header, manual pages, copyright, changelogs) is the same on every
-# architecture.
-set(kq_source_multiarch "libkq\nMulti-Arch: same")
+# Source: libkq for both.  Multi-Arch: same, which CPack has no variable
+# for, is added to every package after cpack has made it
+# (cmake/cpack-deb-control.cmake).
 
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME "libkq${PROJECT_VERSION_MAJOR}")
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION "libs")
-set(CPACK_DEBIAN_RUNTIME_PACKAGE_SOURCE "${kq_source_multiarch}")
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_SOURCE "libkq")
 set(CPACK_DEBIAN_RUNTIME_DESCRIPTION "\
 ${PROJECT_DESCRIPTION} (shared library)
 libkq provides the FreeBSD kqueue()/kevent() event notification interface
@@ -89,7 +93,7 @@ threads.  This package holds the shared library.")
 
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME "libkq-dev")
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION "libdevel")
-set(CPACK_DEBIAN_DEV_PACKAGE_SOURCE "${kq_source_multiarch}")
+set(CPACK_DEBIAN_DEV_PACKAGE_SOURCE "libkq")
 set(CPACK_DEBIAN_DEV_DESCRIPTION "\
 ${PROJECT_DESCRIPTION} (development files)
 libkq provides the FreeBSD kqueue()/kevent() event notification interface
@@ -103,14 +107,21 @@ if(KQ_LIBKQUEUE_COMPAT)
   set(CPACK_DEBIAN_DEV_PACKAGE_PROVIDES "libkqueue-dev")
 endif()
 
+# Control files added to the packages (libkq0's triggers, and its shlibs
+# without file(1): cmake/cpack-deb-tools.cmake) are mode 0644 whatever the
+# umask they were written with.
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)
+
 # The shlibs control file of libkq0: "libkq 0 libkq0 (>= 0.1.0)".
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
 
-# Read by cpack: Depends and stripping by the tools at hand, and the
-# Debian layout of the staged files.
+# Read by cpack: Depends and stripping by the tools at hand, the Debian
+# layout of the staged files, and the control fields CPack cannot write.
 set(CPACK_PROJECT_CONFIG_FILE "${PROJECT_SOURCE_DIR}/cmake/cpack-deb-tools.cmake")
 set(CPACK_PRE_BUILD_SCRIPTS "${PROJECT_SOURCE_DIR}/cmake/cpack-deb-layout.cmake")
+set(CPACK_POST_BUILD_SCRIPTS "${PROJECT_SOURCE_DIR}/cmake/cpack-deb-control.cmake")
+set(CPACK_KQ_SOURCE_DIR "${PROJECT_SOURCE_DIR}")
 set(CPACK_KQ_BINARY_DIR "${PROJECT_BINARY_DIR}")
 set(CPACK_KQ_LIBDIR "${CMAKE_INSTALL_LIBDIR}")
 set(CPACK_KQ_MULTIARCH "${CMAKE_LIBRARY_ARCHITECTURE}")

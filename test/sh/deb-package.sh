@@ -11,23 +11,32 @@
 #    library targets only; Ninja when available), is built and packaged
 #    with `cpack -G DEB` into BINDIR/deb-package/pkg.
 # 2. Control fields (dpkg-deb -f): Package, Version (the project's),
-#    Section libs / libdevel, Multi-Arch: same, Maintainer "Name <address>";
+#    Section libs / libdevel, Multi-Arch: same (also libkq0-dbgsym's),
+#    Maintainer "Name <address>";
 #    libkq0 Depends on libc6 (>= V), V exactly the newest GLIBC_ symbol
 #    version libkq.so uses (objdump -T), on libgcc-s1 when it needs
 #    libgcc_s.so.1 (readelf -d), and, with dpkg-shlibdeps installed, on
-#    exactly what dpkg-shlibdeps says; its shlibs file and ldconfig trigger;
+#    exactly what dpkg-shlibdeps says; its shlibs file and ldconfig trigger,
+#    and no postinst or postrm (the trigger runs ldconfig);
 #    libkq-dev Depends on libkq0 (= version).
 # 3. Contents (dpkg-deb -c): libkq0 holds only libkq.so.N and libkq.so.N.x.y
 #    in /usr/lib/<multiarch triplet> and /usr/share/doc/libkq0/{copyright,
-#    changelog.Debian.gz}; libkq-dev the libkq.so link, libkq.a, the header,
+#    changelog.gz}; libkq-dev the libkq.so link, libkq.a, the header,
 #    libkq.pc, the CMake files, every page of man/ as NAME.S.gz (the .so
-#    pages as links to a page in the package) and its copyright.  Both
-#    copyright files are the LICENSE.
+#    pages as links to a page in the package), its copyright and
+#    changelog.gz, and CHANGELOG.md.gz.  Both copyright files are the
+#    LICENSE, CHANGELOG.md.gz is CHANGELOG.md; changelog.gz is a Debian
+#    changelog (native packages) for this version, dated
+#    SOURCE_DATE_EPOCH or, in a git checkout, the last commit, so that it
+#    does not change with the time of packaging (Multi-Arch: same).
+#    Every package's md5sums matches its files (md5sum -c in the unpacked
+#    tree).
 # 4. Stripped (readelf -S): no .debug_ sections in libkq.so.N.x.y or
 #    libkq.a, no LTO bytecode in libkq.a.  With objcopy, readelf and file(1)
 #    there (then cpack splits the debug information out), libkq0-dbgsym's
 #    .ddeb holds /usr/lib/debug/.build-id/XX/REST.debug for the library's
-#    build ID, with the .debug_info, and Depends on libkq0 (= version).
+#    build ID, with the .debug_info, mode 0644, Depends on libkq0
+#    (= version), and /usr/share/doc/libkq0-dbgsym is a link to libkq0.
 # 5. `dpkg-deb -x` unpacks both into a scratch root: `man -M` shows kevent(2)
 #    for EV_SET(2) through the compressed link.
 # 6. Using the packages.  As root with a usable dpkg, none of the packages'
@@ -187,6 +196,10 @@ want_shlibs="libkq $major $RTNAME (>= $version)"
 dpkg-deb --ctrl-tarfile "$RT" | tar -xOf - ./triggers 2>/dev/null |
     grep -qx 'activate-noawait ldconfig' ||
 	fail "$RTNAME: no triggers file activating ldconfig"
+for d in "$RT" "$DEV"; do
+	scripts=$(dpkg-deb --ctrl-tarfile "$d" | tar -tf - | grep -E '(pre|post)(inst|rm)$')
+	[ -z "$scripts" ] || fail "${d##*/} has maintainer scripts: $(echo $scripts)"
+done
 
 # --- 3. contents ------------------------------------------------------------
 list() {   # DEB OUT: "path" or "path -> target" per non-directory entry
@@ -208,9 +221,9 @@ need() {    # LIST REGEX
 need "$TMP/rt.list" "$LIBRE/libkq\.so\.$major -> libkq\.so\.$version"
 need "$TMP/rt.list" "$LIBRE/libkq\.so\.$version"
 need "$TMP/rt.list" "usr/share/doc/$RTNAME/copyright"
-need "$TMP/rt.list" "usr/share/doc/$RTNAME/changelog\.Debian\.gz"
+need "$TMP/rt.list" "usr/share/doc/$RTNAME/changelog\.gz"
 extra=$(grep -Evx -e "$LIBRE/libkq\.so\.$major -> libkq\.so\.$version" \
-    -e "$LIBRE/libkq\.so\.$version" -e "usr/share/doc/$RTNAME/(copyright|changelog\.Debian\.gz)" \
+    -e "$LIBRE/libkq\.so\.$version" -e "usr/share/doc/$RTNAME/(copyright|changelog\.gz)" \
     "$TMP/rt.list")
 [ -z "$extra" ] || fail "$RTNAME holds more than the library and its doc files: $extra"
 need "$TMP/dev.list" "$LIBRE/libkq\.so -> libkq\.so\.$major"
@@ -221,7 +234,8 @@ need "$TMP/dev.list" "$LIBRE/cmake/libkq/libkqConfig\.cmake"
 need "$TMP/dev.list" "$LIBRE/cmake/libkq/libkqConfigVersion\.cmake"
 need "$TMP/dev.list" "$LIBRE/cmake/libkq/libkqTargets\.cmake"
 need "$TMP/dev.list" 'usr/share/doc/libkq-dev/copyright'
-need "$TMP/dev.list" 'usr/share/doc/libkq-dev/changelog\.Debian\.gz'
+need "$TMP/dev.list" 'usr/share/doc/libkq-dev/changelog\.gz'
+need "$TMP/dev.list" 'usr/share/doc/libkq-dev/CHANGELOG\.md\.gz'
 sed 's/ -> .*//' "$TMP/dev.list" | grep -Eq "libkq\.so\.$major" &&
 	fail "libkq-dev holds the shared library itself (it belongs in $RTNAME)"
 grep -q 'usr/share/doc/libkq/' "$TMP/rt.list" "$TMP/dev.list" &&
@@ -277,6 +291,46 @@ SO=$LIBDIR/libkq.so.$version
 for doc in "$ROOT/usr/share/doc/$RTNAME/copyright" "$ROOT/usr/share/doc/libkq-dev/copyright"; do
 	cmp -s "$doc" "$SRCDIR/LICENSE" || fail "${doc#"$ROOT"/} is not the LICENSE"
 done
+gzip -dc "$ROOT/usr/share/doc/libkq-dev/CHANGELOG.md.gz" | cmp -s - "$SRCDIR/CHANGELOG.md" ||
+	fail "usr/share/doc/libkq-dev/CHANGELOG.md.gz is not CHANGELOG.md"
+# The Debian changelog: this version, the maintainer, and the date of the
+# sources (the same in every package, whenever it was made).
+epoch=${SOURCE_DATE_EPOCH:-}
+if [ -z "$epoch" ] && have git &&
+    top=$(git -C "$SRCDIR" rev-parse --show-toplevel 2>/dev/null) &&
+    [ "$(cd "$top" && pwd -P)" = "$(cd "$SRCDIR" && pwd -P)" ]; then
+	epoch=$(git -C "$SRCDIR" log -1 --format=%ct 2>/dev/null)
+fi
+for p in "$RTNAME" libkq-dev; do
+	gzip -dc "$ROOT/usr/share/doc/$p/changelog.gz" >"$TMP/changelog.$p" ||
+		fail "usr/share/doc/$p/changelog.gz is not gzip"
+done
+cmp -s "$TMP/changelog.$RTNAME" "$TMP/changelog.libkq-dev" ||
+	fail "the changelog.gz of $RTNAME and of libkq-dev differ"
+head -n 1 "$TMP/changelog.$RTNAME" | grep -qx "libkq ($version) unstable; urgency=medium" ||
+	fail "changelog.gz starts '$(head -n 1 "$TMP/changelog.$RTNAME")', not 'libkq ($version) unstable; urgency=medium'"
+trailer=$(grep '^ -- ' "$TMP/changelog.$RTNAME")
+case $trailer in
+" -- $(field "$RT" Maintainer)  "*) ;;
+*) fail "changelog.gz: trailer '$trailer' does not name the Maintainer" ;;
+esac
+if [ -n "$epoch" ]; then
+	want=$(LC_ALL=C date -u -d "@$epoch" '+%a, %d %b %Y %H:%M:%S +0000')
+	if [ "${trailer##*>  }" = "$want" ]; then
+		echo "ok: changelog.gz is dated $want, the date of the sources"
+	else
+		fail "changelog.gz is dated '${trailer##*>  }', not the sources' $want"
+	fi
+else
+	echo "note: no SOURCE_DATE_EPOCH and not a git checkout: the changelog's date is CHANGELOG.md's"
+fi
+# md5sums, checked against the unpacked files
+for d in "$RT" "$DEV"; do
+	dpkg-deb --ctrl-tarfile "$d" | tar -xOf - ./md5sums >"$TMP/md5sums" 2>/dev/null ||
+		fail "${d##*/} has no md5sums"
+	(cd "$ROOT" && md5sum --quiet -c "$TMP/md5sums") >"$TMP/md5.log" 2>&1 ||
+		fail "${d##*/}: md5sums does not match its files: $(cat "$TMP/md5.log")"
+done
 if have readelf; then
 	if readelf -S "$SO" | grep -q '\.debug_'; then
 		fail "libkq.so.$version has .debug_ sections: $(readelf -S "$SO" | grep -o '\.debug_[a-z_]*' | tr '\n' ' ')"
@@ -295,6 +349,7 @@ if have objcopy && have readelf && have file; then
 		fail "no libkq0-dbgsym .ddeb, though objcopy, readelf and file are installed"
 	else
 		check_field "$DBG" Package "$RTNAME-dbgsym"
+		check_field "$DBG" Multi-Arch same
 		case $(field "$DBG" Depends) in
 		*"$RTNAME (= $version)"*) ;;
 		*) fail "${DBG##*/}: Depends '$(field "$DBG" Depends)' lacks $RTNAME (= $version)" ;;
@@ -311,6 +366,14 @@ if have objcopy && have readelf && have file; then
 		else
 			echo "ok: ${DBG##*/} holds /$dbgfile with the debug information"
 		fi
+		mode=$(dpkg-deb -c "$DBG" | awk -v f="./$dbgfile" '$6 == f { print $1 }')
+		[ "$mode" = "-rw-r--r--" ] || fail "${DBG##*/}: /$dbgfile is '$mode', not -rw-r--r--"
+		doclink=$(dpkg-deb -c "$DBG" | awk -v f="./usr/share/doc/$RTNAME-dbgsym" '$6 == f && $7 == "->" { print $8 }')
+		[ "$doclink" = "$RTNAME" ] ||
+			fail "${DBG##*/}: /usr/share/doc/$RTNAME-dbgsym is not a link to $RTNAME ('$doclink')"
+		dpkg-deb --ctrl-tarfile "$DBG" | tar -xOf - ./md5sums >"$TMP/md5sums" 2>/dev/null
+		(cd "$TMP/dbg" && md5sum --quiet -c "$TMP/md5sums") >"$TMP/md5.log" 2>&1 ||
+			fail "${DBG##*/}: md5sums does not match its files: $(cat "$TMP/md5.log")"
 	fi
 else
 	echo "note: objcopy, readelf or file(1) is missing: the library is stripped with no -dbgsym package"
