@@ -37,4 +37,16 @@
 #define KQ_CALL(name) name
 #endif
 
+/*
+ * The C library's definition of a name we also export (sockio.c): looked
+ * up in libc itself on first use, as these functions can be called before
+ * any constructor of ours has run.  In a function body,
+ *   LIBC(accept4);
+ * declares `real`, the C library's accept4.
+ */
+void *kq_libc_fn(const char *name, void *_Atomic *cache);
+#define LIBC(name)                                                         \
+	static void *_Atomic name##_cache;                                  \
+	__typeof__(name) *real = (__typeof__(name) *)kq_libc_fn(#name, &name##_cache)
+
 #endif /* KQ_EXPORT_H */

@@ -18,11 +18,12 @@
 #define PAGE_SIZE_ENTRIES (1u << PAGE_BITS)
 #define NPAGES 4096u
 
-/* 8 bytes per descriptor number: this table has an entry for every number
+/* 12 bytes per descriptor number: this table has an entry for every number
  * that ever had a knote, so it counts in the memory a knote costs. */
 struct fdent {
 	atomic_int interest;
 	atomic_int sockerr;
+	atomic_uint birth;   /* see "Births" below */
 };
 
 static _Atomic(struct fdent *) pages[NPAGES];
@@ -204,6 +205,14 @@ int kq_fdtab_take_error(int fd)
 	return stash_id(fd, true) == inode_of(fd) ? err : 0;
 }
 
+/* Whether fd's entry holds an error (maybe another socket's, left by a
+ * close libkq did not see): lock-free, for the read calls. */
+bool kq_fdtab_error_kept(int fd)
+{
+	struct fdent *e = ent(fd, false);
+	return e && atomic_load_explicit(&e->sockerr, memory_order_relaxed) != 0;
+}
+
 /* Whether any socket has a stashed error: the socket calls' fast path. */
 bool kq_fdtab_any_error(void)
 {
@@ -213,8 +222,78 @@ bool kq_fdtab_any_error(void)
 void kq_fdtab_clear(int fd)
 {
 	struct fdent *e = ent(fd, false);
-	if (e && atomic_exchange(&e->sockerr, 0))
+	if (!e)
+		return;
+	atomic_store_explicit(&e->birth, 0, memory_order_relaxed);
+	if (atomic_exchange(&e->sockerr, 0))
 		stash_id(fd, true);
+}
+
+/*
+ * Births.  A socket made by libkq's socket(), socketpair(), accept() or
+ * accept4() (interpose.c) is known from the call's arguments: its kind is
+ * kept here, so its first knote needs no getsockopt to classify it.  It is
+ * also known to be the only descriptor of its file ("private") until
+ * something may have copied it: a dup (dup, dup2, dup3, fcntl F_DUPFD), a
+ * descriptor sent in SCM_RIGHTS, or a fork (the epoch below).  Closing a
+ * private descriptor frees its file, and the kernel then removes the file's
+ * epoll entries by itself: libkq skips its EPOLL_CTL_DEL (kqueue.c).
+ *
+ * A close libkq does not see (a raw system call, fclose() of a FILE made
+ * with fdopen()) leaves a birth on the number; if another kind of file gets
+ * the number, the first knote takes it for the socket.  The filter
+ * classifies again in full when the descriptor behaves as no such socket
+ * can (filter/fd.c, reclassify()).
+ */
+#define BIRTH_KIND    0xffu
+#define BIRTH_PRIVATE 0x100u
+#define BIRTH_EPOCH_SHIFT 9
+
+static atomic_uint fork_epoch;
+
+/* Only a close-on-exec descriptor can be private: any other is copied
+ * into every child a spawn makes (system(), popen() and posix_spawn() run
+ * no fork handlers). */
+void kq_fdtab_born(int fd, int kind, bool cloexec)
+{
+	struct fdent *e = ent(fd, true);
+	if (!e)
+		return;
+	unsigned ep = atomic_load_explicit(&fork_epoch, memory_order_relaxed);
+	unsigned b = (unsigned)kind & BIRTH_KIND;
+	if (cloexec)
+		b |= BIRTH_PRIVATE | ep << BIRTH_EPOCH_SHIFT;
+	atomic_store_explicit(&e->birth, b, memory_order_relaxed);
+}
+
+int kq_fdtab_birth_kind(int fd)
+{
+	struct fdent *e = ent(fd, false);
+	return e ? (int)(atomic_load_explicit(&e->birth, memory_order_relaxed) & BIRTH_KIND) : 0;
+}
+
+bool kq_fdtab_private(int fd)
+{
+	struct fdent *e = ent(fd, false);
+	if (!e)
+		return false;
+	unsigned b = atomic_load_explicit(&e->birth, memory_order_relaxed);
+	unsigned ep = atomic_load_explicit(&fork_epoch, memory_order_relaxed);
+	return (b & BIRTH_PRIVATE) &&
+	       (b >> BIRTH_EPOCH_SHIFT) == (ep & (~0u >> BIRTH_EPOCH_SHIFT));
+}
+
+void kq_fdtab_copied(int fd)
+{
+	struct fdent *e = ent(fd, false);
+	if (e && (atomic_load_explicit(&e->birth, memory_order_relaxed) & BIRTH_PRIVATE))
+		atomic_fetch_and_explicit(&e->birth, ~BIRTH_PRIVATE, memory_order_relaxed);
+}
+
+/* Before a fork: every descriptor now has a copy in the child. */
+void kq_fdtab_forking(void)
+{
+	atomic_fetch_add_explicit(&fork_epoch, 1, memory_order_relaxed);
 }
 
 /* Whether anything in libkq cares about fd at all: the close() fast path. */
@@ -222,7 +301,8 @@ bool kq_fdtab_busy(int fd)
 {
 	struct fdent *e = ent(fd, false);
 	if (e && (atomic_load_explicit(&e->interest, memory_order_acquire) != 0 ||
-		  atomic_load_explicit(&e->sockerr, memory_order_relaxed) != 0))
+		  atomic_load_explicit(&e->sockerr, memory_order_relaxed) != 0 ||
+		  atomic_load_explicit(&e->birth, memory_order_relaxed) != 0))
 		return true;
 	return kq_fdtab_kq(fd) != NULL;
 }
@@ -259,6 +339,8 @@ void kq_fdtab_forget_all(void)
 		for (unsigned i = 0; i < PAGE_SIZE_ENTRIES; i++) {
 			atomic_store(&pg[i].interest, 0);
 			atomic_store(&pg[i].sockerr, 0);
+			/* the kinds stay true; the parent holds copies of all */
+			atomic_fetch_and(&pg[i].birth, BIRTH_KIND);
 		}
 	}
 	/* the fork handlers hold no lock of ours here: make it fresh */

@@ -41,6 +41,7 @@ _Atomic int kq_vforks;
 
 static void prepare(void)
 {
+	kq_fdtab_forking();
 	kq_fork_prepare_kqueues();
 	kq_signal_fork_prepare();
 }

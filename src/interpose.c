@@ -92,7 +92,10 @@ int KQ_INTERPOSE(dup3)(int oldfd, int newfd, int flags)
 {
 	if (oldfd != newfd && kq_fdtab_busy(newfd) && sys_fcntl(oldfd, F_GETFD, 0) >= 0)
 		kq_fd_closing(newfd);
-	return (int)(syscall(SYS_dup3, oldfd, newfd, flags));
+	int r = (int)(syscall(SYS_dup3, oldfd, newfd, flags));
+	if (r >= 0)
+		kq_fdtab_copied(oldfd);   /* births (fdtab.c) */
+	return r;
 }
 
 int KQ_INTERPOSE(dup2)(int oldfd, int newfd)

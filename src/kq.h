@@ -123,6 +123,9 @@ struct kqueue {
 	int                wakefd;   /* eventfd: readable iff the ready queue is non-empty */
 	int                wrfd;     /* second epoll set for split WRITE entries, or -1 */
 	bool               dead;     /* user closed it; torn down when users == 0 */
+	/* knotes are being dropped for the close of a descriptor whose file
+	 * the close frees: its epoll entries go with it (kq_fd_closing) */
+	bool               entries_die;
 	bool               wake_on;  /* wakefd currently readable */
 	unsigned           users;    /* kevent() calls inside (may be unlocked) */
 	/* Epoll reports must be consumed in order with everything else done
@@ -193,6 +196,7 @@ void kq_wake_reported(struct kqueue *kq);
 void kq_fd_closing(int fd);                   /* interpose.c: knotes die with fd */
 extern const char kq_interpose_anchor;        /* interpose.c */
 extern const char kq_sockio_anchor;           /* sockio.c */
+extern const char kq_births_anchor;           /* births.c */
 bool kq_is_kqueue_fd(int fd);
 
 /* slab.c */
@@ -286,8 +290,14 @@ void kq_fdtab_stash_error(int fd, int err);
 int  kq_fdtab_peek_error(int fd);
 int  kq_fdtab_take_error(int fd);
 bool kq_fdtab_any_error(void);
+bool kq_fdtab_error_kept(int fd);
 void kq_fdtab_clear(int fd);
 bool kq_fdtab_busy(int fd);
+void kq_fdtab_born(int fd, int kind, bool cloexec);   /* a socket libkq saw made */
+int  kq_fdtab_birth_kind(int fd);       /* its kind, or 0 */
+bool kq_fdtab_private(int fd);          /* no copy of it may exist */
+void kq_fdtab_copied(int fd);           /* a copy may exist now */
+void kq_fdtab_forking(void);
 int  kq_fdtab_next_busy(int from, int to);
 
 extern pthread_mutex_t kq_glock;

@@ -67,7 +67,7 @@ static struct kqueue *kq_obtain(void)
 /* Pulls interpose.o and sockio.o out of libkq.a together with this file
  * (interpose.c). */
 __attribute__((used)) static const char *const kq_interpose_ref[] = {
-	&kq_interpose_anchor, &kq_sockio_anchor,
+	&kq_interpose_anchor, &kq_sockio_anchor, &kq_births_anchor,
 };
 
 int kq_create(int flags)
@@ -275,7 +275,11 @@ void kq_release(struct kqueue *kq)
  * The user is about to close fd (close, dup2 onto it, close_range...).
  * BSD removes every knote keyed by that number in every kqueue, and a kqueue
  * whose descriptor is closed is destroyed.  Runs before the real close so the
- * epoll entries can still be removed while the number names the file.
+ * epoll entries can still be removed while the number names the file --
+ * unless this descriptor is known to be its file's only one (fdtab.c,
+ * births): the close then frees the file, and the kernel removes its epoll
+ * entries itself, so the EPOLL_CTL_DELs are skipped (reports already
+ * queued for them die with the slot's generation).
  */
 void kq_fd_closing(int fd)
 {
@@ -284,6 +288,7 @@ void kq_fd_closing(int fd)
 	/* a vfork() child closing the number closes its own copy only */
 	if (kq_foreign_process())
 		return;
+	bool entries_die = kq_fdtab_private(fd);
 	kq_fdtab_clear(fd);
 	bool interest = kq_fdtab_interest_of(fd) > 0;
 	struct kqueue *self = kq_fdtab_kq(fd);
@@ -295,7 +300,9 @@ void kq_fd_closing(int fd)
 		for (struct kqueue *kq = kq_live; kq; kq = kq->gnext) {
 			pthread_mutex_lock(&kq->lock);
 			if (!kq->dead) {
+				kq->entries_die = entries_die;
 				kq_drop_fd(kq, fd);
+				kq->entries_die = false;
 				kq_sync_wake(kq);
 			}
 			pthread_mutex_unlock(&kq->lock);

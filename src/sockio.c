@@ -55,6 +55,8 @@ static inline int kept_error(int fd)
 static int kept_read_error_slow(int fd, int flags)
 {
 	int64_t queued = 0;
+	if (!kq_fdtab_error_kept(fd))   /* another socket's: nothing to ask */
+		return 0;
 	if (kq_fd_inq(fd, &queued) == 0 && queued > 0)
 		return 0;
 	return (flags & MSG_PEEK) ? kq_fdtab_peek_error(fd) : kq_fdtab_take_error(fd);
@@ -73,7 +75,7 @@ static inline int kept_read_error(int fd, int flags)
  * libc comes before libkq in the lookup order.  Looked up on first use, as
  * these functions can be called before any constructor of ours has run.
  */
-static void *libc_fn(const char *name, void *_Atomic *cache)
+void *kq_libc_fn(const char *name, void *_Atomic *cache)
 {
 	void *f = atomic_load_explicit(cache, memory_order_acquire);
 	if (f)
@@ -85,11 +87,6 @@ static void *libc_fn(const char *name, void *_Atomic *cache)
 	atomic_store_explicit(cache, f, memory_order_release);
 	return f;
 }
-
-/* `real`: the C library's function of the name we export */
-#define LIBC(name)                                                         \
-	static void *_Atomic name##_cache;                                  \
-	__typeof__(name) *real = (__typeof__(name) *)libc_fn(#name, &name##_cache)
 
 #define FAIL_WITH(err) do { errno = (err); return -1; } while (0)
 
@@ -199,11 +196,30 @@ ssize_t KQ_INTERPOSE(sendto)(int fd, const void *buf, size_t n, int flags,
 	return real(fd, buf, n, flags, addr, alen);
 }
 
+/* Descriptors sent in SCM_RIGHTS get a copy in the receiver (fdtab.c,
+ * births). */
+static void sending_descriptors(const struct msghdr *msg)
+{
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR((struct msghdr *)msg, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		const unsigned char *p = CMSG_DATA(c);
+		for (size_t i = 0; i < n; i++) {
+			int fd;
+			memcpy(&fd, p + i * sizeof fd, sizeof fd);
+			kq_fdtab_copied(fd);
+		}
+	}
+}
+
 ssize_t KQ_INTERPOSE(sendmsg)(int fd, const struct msghdr *msg, int flags)
 {
 	int err = kept_error(fd);
 	if (err)
 		FAIL_WITH(err);
+	if (msg && msg->msg_control && msg->msg_controllen)
+		sending_descriptors(msg);
 	LIBC(sendmsg);
 	return real(fd, msg, flags);
 }

@@ -296,15 +296,31 @@ static int watch_file(struct kqueue *kq, struct kq_fdslot *s, struct knote *kn)
 	return err;
 }
 
+/* A socket libkq saw made needs no question (fdtab.c, births). */
 static int ensure_kind(struct kq_fdslot *s, int fd)
 {
 	if (s->kind == KQ_FD_UNKNOWN) {
-		int k = kq_fd_classify_first(fd);
+		int k = kq_fdtab_birth_kind(fd);
+		if (!k)
+			k = kq_fd_classify_first(fd);
 		if (k < 0)
 			return k;
 		s->kind = (uint8_t)k;
 	}
 	return s->kind;
+}
+
+/* The descriptor behaved as no descriptor of its kind does: the kind was
+ * learned cheaply (a listener taken for a connection, a birth the number
+ * outlived through a close libkq did not see) and is asked again in full.
+ * True if it changed. */
+static bool reclassify(struct kq_fdslot *s, int fd)
+{
+	int k = kq_fd_classify(fd);
+	if (k <= 0 || k == s->kind)
+		return false;
+	s->kind = (uint8_t)k;
+	return true;
 }
 
 /*
@@ -328,7 +344,7 @@ static bool can_park(const struct kq_fdslot *s, const struct knote *kn)
 /* Removes a parked entry; the slot keeps nothing of its file. */
 static void park_clear(struct kqueue *kq, struct kq_fdslot *s, int fd)
 {
-	if (!kq->dead)
+	if (!kq->dead && !kq->entries_die)
 		sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, fd, 0, 0);
 	s->state = 0;
 	s->kind = KQ_FD_UNKNOWN;
@@ -391,11 +407,11 @@ static int fd_attach(struct kqueue *kq, struct knote *kn)
 static int nopoll_attach(struct kqueue *kq, struct kq_fdslot *s, struct knote *kn)
 {
 	int fd = (int)kn->ident;
-	int k = ensure_kind(s, fd);
+	/* not a socket, whatever a birth says */
+	int k = kq_fd_classify(fd);
 	if (k < 0)
 		return k;
-	if (k != KQ_FD_FILE)
-		s->kind = KQ_FD_ALWAYS;
+	s->kind = (uint8_t)(k == KQ_FD_FILE ? KQ_FD_FILE : KQ_FD_ALWAYS);
 	s->state = SLOT_NOPOLL;
 	for (struct knote *o = s->head; o; o = o->link)
 		o->status &= ~KN_LEVELSRC;
@@ -458,6 +474,16 @@ static void fd_detach(struct kqueue *kq, struct knote *kn)
 		kq_dgram_forget(kq, kn);
 	if (!s)
 		return;
+	if (kq->entries_die && !(s->state & SLOT_NOPOLL)) {
+		/* the close frees the file and its entries (kq_fd_closing) */
+		if (!s->head) {
+			s->state = 0;
+			s->kind = KQ_FD_UNKNOWN;
+			s->revents = 0;
+			s->gen++;
+		}
+		return;
+	}
 	if (!s->head && !kq->dead && can_park(s, kn))
 		return;
 	if (s->state & SLOT_NOPOLL) {
@@ -554,16 +580,13 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 			if (p > 0)
 				r |= (uint32_t)p;
 		}
-		if (kq_fd_inq(fd, &n) == -EINVAL) {
-			/* a listener: listen() was called after the knote
-			 * was added, or the first classification took it
-			 * for a connection (kq_fd_classify_first) */
-			int k = kq_fd_classify(fd);
-			if (k > 0 && k != s->kind) {
-				s->kind = (uint8_t)k;
-				return read_event(kq, kn, s, r);
-			}
-		}
+		/* FIONREAD fails on a listener (listen() came after the
+		 * knote, or the first look took it for a connection); a
+		 * hang-up without RDHUP is a pipe's or a tty's, or a
+		 * socket's that never connected */
+		if ((kq_fd_inq(fd, &n) != 0 || ((r & EPOLLHUP) && !(r & EPOLLRDHUP))) &&
+		    reclassify(s, fd))
+			return read_event(kq, kn, s, r);
 		kn->data = n;
 		if (r & EPOLLRDHUP) {
 			kn->flags |= EV_EOF;
@@ -579,6 +602,8 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 			return (r & EPOLLIN) && n > 0;
 		return n >= rcv_lowat(kn, fd);
 	case KQ_FD_DGRAM:
+		if ((r & EPOLLHUP) && !(r & EPOLLRDHUP) && reclassify(s, fd))
+			return read_event(kq, kn, s, r);
 		if (!(r & (EPOLLIN | EPOLLERR | EPOLLRDHUP)))
 			return 0;
 		kq_fd_inq(fd, &n);
@@ -668,7 +693,8 @@ static int write_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s,
 		return n >= PIPE_BUF;
 	case KQ_FD_STREAM:
 	case KQ_FD_TCP:
-		kq_sock_space(fd, &n);
+		if (kq_sock_space(fd, &n) == -ENOTSOCK && reclassify(s, fd))
+			return write_event(kq, kn, s, r);
 		kn->data = n;
 		/* A socket that never connected reports OUT|HUP without RDHUP;
 		 * both directions shut (peer gone, reset) show HUP and RDHUP. */
@@ -689,7 +715,8 @@ static int write_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s,
 			return 0;
 		return !(kn->sfflags & NOTE_LOWAT) || n >= kn->sdata;
 	case KQ_FD_DGRAM:
-		kq_sock_space(fd, &n);
+		if (kq_sock_space(fd, &n) == -ENOTSOCK && reclassify(s, fd))
+			return write_event(kq, kn, s, r);
 		kn->data = n;
 		if (r & EPOLLERR)
 			return 1;

@@ -75,6 +75,27 @@ static int classify_socket(int fd)
 	return connection_kind(fd);
 }
 
+/* The kind connection_kind() would find for a socket made by
+ * socket(domain, type, protocol), without asking; 0 where unsure. */
+int kq_socket_kind(int domain, int type, int protocol)
+{
+	int t = type & ~(SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (domain == AF_INET || domain == AF_INET6) {
+		if (t == SOCK_STREAM && (protocol == 0 || protocol == IPPROTO_TCP ||
+					 protocol == IPPROTO_MPTCP))
+			return KQ_FD_TCP;
+		if (t == SOCK_DGRAM && (protocol == 0 || protocol == IPPROTO_UDP ||
+					protocol == IPPROTO_UDPLITE))
+			return KQ_FD_DGRAM;
+	} else if (domain == AF_UNIX) {
+		if (t == SOCK_STREAM || t == SOCK_SEQPACKET)
+			return KQ_FD_STREAM;
+		if (t == SOCK_DGRAM)
+			return KQ_FD_DGRAM;
+	}
+	return 0;
+}
+
 static int classify_anon(int fd)
 {
 	char path[40], link[64];

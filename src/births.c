@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The calls that make sockets and copy descriptors, caught so that libkq
+ * knows what a new socket is and whether it may have copies (fdtab.c,
+ * births) without asking the kernel:
+ *   socket, socketpair, accept, accept4   a socket is born: its kind follows
+ *                                         from the arguments (an accepted
+ *                                         one is its listener's kind), and
+ *                                         it is private if close-on-exec;
+ *   dup, fcntl(F_DUPFD*), F_SETFD         a copy may exist now (dup2, dup3
+ *                                         in interpose.c; SCM_RIGHTS in
+ *                                         sockio.c).
+ * A socket made some other way (inside the C library, a raw system call)
+ * is simply unknown and classified by its first knote.  Exported as
+ * src/export.h describes.
+ */
+#include "kq.h"
+#include "sys.h"
+#include "export.h"
+#include "filter/fdkind.h"
+
+#include <fcntl.h>
+#include <stdarg.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* See interpose.c: keeps this object in programs linked with libkq.a. */
+const char kq_births_anchor = 1;
+
+static void born(int fd, int kind, bool cloexec)
+{
+	if (kind)
+		kq_fdtab_born(fd, kind, cloexec);
+	else if (kq_fdtab_birth_kind(fd))
+		kq_fdtab_clear(fd);   /* left by a close libkq did not see */
+}
+
+int KQ_INTERPOSE(socket)(int domain, int type, int protocol)
+{
+	int fd = (int)syscall(SYS_socket, domain, type, protocol);
+	if (fd >= 0)
+		born(fd, kq_socket_kind(domain, type, protocol), (type & SOCK_CLOEXEC) != 0);
+	return fd;
+}
+
+int KQ_INTERPOSE(socketpair)(int domain, int type, int protocol, int sv[2])
+{
+	int r = (int)syscall(SYS_socketpair, domain, type, protocol, sv);
+	if (r == 0) {
+		int kind = kq_socket_kind(domain, type, protocol);
+		born(sv[0], kind, (type & SOCK_CLOEXEC) != 0);
+		born(sv[1], kind, (type & SOCK_CLOEXEC) != 0);
+	}
+	return r;
+}
+
+/* A connection accepted from `lfd` is of its listener's kind. */
+static void accepted(int lfd, int fd, int flags)
+{
+	int k = kq_fdtab_birth_kind(lfd);
+	born(fd, (k == KQ_FD_TCP || k == KQ_FD_STREAM) ? k : 0, (flags & SOCK_CLOEXEC) != 0);
+}
+
+/* accept and accept4 are cancellation points: the C library's do the work. */
+int KQ_INTERPOSE(accept4)(int fd, struct sockaddr *addr, socklen_t *len, int flags)
+{
+	LIBC(accept4);
+	int c = real(fd, addr, len, flags);
+	if (c >= 0)
+		accepted(fd, c, flags);
+	return c;
+}
+
+int KQ_INTERPOSE(accept)(int fd, struct sockaddr *addr, socklen_t *len)
+{
+	LIBC(accept);
+	int c = real(fd, addr, len);
+	if (c >= 0)
+		accepted(fd, c, 0);
+	return c;
+}
+
+int KQ_INTERPOSE(dup)(int fd)
+{
+	int c = (int)syscall(SYS_dup, fd);
+	if (c >= 0) {
+		kq_fdtab_copied(fd);
+		born(c, 0, false);
+	}
+	return c;
+}
+
+/* What a successful fcntl() changed for the births. */
+static void fcntl_done(int fd, int cmd, unsigned long arg, int r)
+{
+	switch (cmd) {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		kq_fdtab_copied(fd);
+		born(r, 0, false);
+		break;
+	case F_SETFD:
+		/* no longer closed by an exec: a spawned child keeps a copy */
+		if (!(arg & FD_CLOEXEC))
+			kq_fdtab_copied(fd);
+		break;
+	}
+}
+
+/* The third argument is read as glibc reads it: one word, whatever the
+ * command (an int, a pointer, or nothing). */
+int KQ_INTERPOSE(fcntl)(int fd, int cmd, ...)
+{
+	va_list ap;
+	va_start(ap, cmd);
+	void *arg = va_arg(ap, void *);
+	va_end(ap);
+	LIBC(fcntl);
+	int r = real(fd, cmd, arg);
+	if (r >= 0)
+		fcntl_done(fd, cmd, (unsigned long)arg, r);
+	return r;
+}
+
+int KQ_INTERPOSE(fcntl64)(int fd, int cmd, ...)
+{
+	va_list ap;
+	va_start(ap, cmd);
+	void *arg = va_arg(ap, void *);
+	va_end(ap);
+	LIBC(fcntl64);
+	int r = real ? real(fd, cmd, arg) : KQ_CALL(fcntl)(fd, cmd, arg);
+	if (real && r >= 0)
+		fcntl_done(fd, cmd, (unsigned long)arg, r);
+	return r;
+}
