@@ -874,6 +874,28 @@ write_md() {
 
 	cat <<-EOF2
 
+	### Asking a harvest's socket counts through io_uring
+
+	Linux 6.7 and later answer SIOCINQ, SIOCOUTQ and getsockopt for a
+	socket as an io_uring command, so the k counts a \`kevent()\` needs after
+	a wait could come from one \`io_uring_enter()\` instead of k system calls
+	(\`uring-queries\`: TCP pairs over 127.0.0.1, ns per query, median of
+	interleaved blocks; "ring" is the best ring set-up; every answer is
+	checked against the ioctl's). The kernel refuses these commands on
+	AF_UNIX sockets (\`EOPNOTSUPP\`).
+
+	EOF2
+	tab "$R/uring-queries.txt" uring-queries "fdtable=private kind=tcp" \
+		"query=op;k=k;ioctl (ns)=ioctl_ns@%.0f;ring (ns)=best_ns@%.0f;ring / ioctl=ratio_paired@%.2fx"
+	cat <<-EOF2
+
+	One submission costs a fixed part and then somewhat less than an ioctl
+	per query, so batching loses for the one to few ready sockets a server
+	sees per call and gains little beyond (break-even k: SIOCINQ $(val "$R/uring-queries.txt" uring-queries-summary breakeven_inq kind=tcp),
+	SIOCOUTQ $(val "$R/uring-queries.txt" uring-queries-summary breakeven_outq kind=tcp), a WRITE count $(val "$R/uring-queries.txt" uring-queries-summary breakeven_space kind=tcp)); finding
+	out whether the kernel allows it costs $(val "$R/uring-queries.txt" uring-queries-probe probe_ok_us) us once. libkq keeps one
+	ioctl per event.
+
 	## Timeout precision (the epoll_pwait1 proposal, 2015)
 
 	How late a wait with a short timeout returns, with nothing to report
@@ -975,7 +997,7 @@ report() {
 		} >"$raw/meta.txt"
 		for p in wait-one-ready ready-of-n register-poll add-delete table2-pipes \
 			 idle-server timeout-precision knote-memory user-roundtrip timers \
-			 wakeone-accept server-patterns; do
+			 wakeone-accept server-patterns uring-queries; do
 			run "$p" "$raw/$p.txt"
 		done
 		# which system calls each server makes (ptrace; one block per variant)
