@@ -697,9 +697,14 @@ static int write_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s,
 			return write_event(kq, kn, s, r);
 		kn->data = n;
 		/* A socket that never connected reports OUT|HUP without RDHUP;
-		 * both directions shut (peer gone, reset) show HUP and RDHUP. */
-		if ((r & EPOLLHUP) && !(r & EPOLLRDHUP)) {
-			/* a WRITE-only entry does not ask for RDHUP */
+		 * both directions shut (peer gone, reset) show HUP and RDHUP.
+		 * A WRITE-only entry does not ask for RDHUP, so it is polled
+		 * for -- except with an error pending: a connection only has
+		 * one when it failed or was reset, which shuts both ways (a
+		 * refused connect costs no poll). */
+		if ((r & (EPOLLHUP | EPOLLRDHUP | EPOLLERR)) == (EPOLLHUP | EPOLLERR)) {
+			r |= EPOLLRDHUP;
+		} else if ((r & EPOLLHUP) && !(r & EPOLLRDHUP)) {
 			int p = sys_poll1(fd, POLLRDHUP);
 			if (p > 0)
 				r |= (uint32_t)p;
