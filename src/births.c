@@ -7,6 +7,8 @@
  *                                         from the arguments (an accepted
  *                                         one is its listener's kind), and
  *                                         it is private if close-on-exec;
+ *   setsockopt(SO_RCVLOWAT)               the low-water mark is no longer
+ *                                         the default;
  *   dup, fcntl(F_DUPFD*), F_SETFD         a copy may exist now (dup2, dup3
  *                                         in interpose.c; SCM_RIGHTS in
  *                                         sockio.c).
@@ -79,6 +81,16 @@ int KQ_INTERPOSE(accept)(int fd, struct sockaddr *addr, socklen_t *len)
 	if (c >= 0)
 		accepted(fd, c, 0);
 	return c;
+}
+
+/* Only SO_RCVLOWAT matters: a READ knote on a socket libkq saw made need
+ * not ask for it unless it was set.  Not a cancellation point. */
+int KQ_INTERPOSE(setsockopt)(int fd, int level, int name, const void *val, socklen_t len)
+{
+	int r = (int)syscall(SYS_setsockopt, fd, level, name, val, len);
+	if (r == 0 && level == SOL_SOCKET && name == SO_RCVLOWAT)
+		kq_fdtab_set_lowat(fd);
+	return r;
 }
 
 int KQ_INTERPOSE(dup)(int fd)

@@ -233,7 +233,8 @@ void kq_fdtab_clear(int fd)
  * Births.  A socket made by libkq's socket(), socketpair(), accept() or
  * accept4() (interpose.c) is known from the call's arguments: its kind is
  * kept here, so its first knote needs no getsockopt to classify it.  It is
- * also known to be the only descriptor of its file ("private") until
+ * also known to have the default SO_RCVLOWAT until libkq's setsockopt()
+ * sets it, and to be the only descriptor of its file ("private") until
  * something may have copied it: a dup (dup, dup2, dup3, fcntl F_DUPFD), a
  * descriptor sent in SCM_RIGHTS, or a fork (the epoch below).  Closing a
  * private descriptor frees its file, and the kernel then removes the file's
@@ -247,7 +248,8 @@ void kq_fdtab_clear(int fd)
  */
 #define BIRTH_KIND    0xffu
 #define BIRTH_PRIVATE 0x100u
-#define BIRTH_EPOCH_SHIFT 9
+#define BIRTH_LOWAT   0x200u   /* SO_RCVLOWAT was set: read it */
+#define BIRTH_EPOCH_SHIFT 10
 
 static atomic_uint fork_epoch;
 
@@ -288,6 +290,19 @@ void kq_fdtab_copied(int fd)
 	struct fdent *e = ent(fd, false);
 	if (e && (atomic_load_explicit(&e->birth, memory_order_relaxed) & BIRTH_PRIVATE))
 		atomic_fetch_and_explicit(&e->birth, ~BIRTH_PRIVATE, memory_order_relaxed);
+}
+
+void kq_fdtab_set_lowat(int fd)
+{
+	struct fdent *e = ent(fd, false);
+	if (e && atomic_load_explicit(&e->birth, memory_order_relaxed))
+		atomic_fetch_or_explicit(&e->birth, BIRTH_LOWAT, memory_order_relaxed);
+}
+
+bool kq_fdtab_lowat_set(int fd)
+{
+	struct fdent *e = ent(fd, false);
+	return e && (atomic_load_explicit(&e->birth, memory_order_relaxed) & BIRTH_LOWAT);
 }
 
 /* Before a fork: every descriptor now has a copy in the child. */
@@ -340,7 +355,7 @@ void kq_fdtab_forget_all(void)
 			atomic_store(&pg[i].interest, 0);
 			atomic_store(&pg[i].sockerr, 0);
 			/* the kinds stay true; the parent holds copies of all */
-			atomic_fetch_and(&pg[i].birth, BIRTH_KIND);
+			atomic_fetch_and(&pg[i].birth, BIRTH_KIND | BIRTH_LOWAT);
 		}
 	}
 	/* the fork handlers hold no lock of ours here: make it fresh */

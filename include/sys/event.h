@@ -14,8 +14,9 @@
  * __recv_chk(), __recvfrom_chk()), so that a socket error libkq read for
  * EV_EOF stays where the program looks for it, of sigaction(),
  * signal(), sigtimedwait(), sigwaitinfo() and sigwait() for EVFILT_SIGNAL,
- * of socket(), socketpair(), accept(), accept4(), dup(), fcntl() and
- * fcntl64(), so that libkq knows a new socket without asking the kernel,
+ * of socket(), socketpair(), accept(), accept4(), setsockopt(), dup(),
+ * fcntl() and fcntl64(), so that libkq knows a new socket without asking
+ * the kernel,
  * and on x86-64 of vfork() (see docs/differences.md and docs/guide.md).
  *
  * The header is C89 and C++98 clean and needs no feature-test macro.

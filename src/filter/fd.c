@@ -537,7 +537,10 @@ static int64_t rcv_lowat(struct knote *kn, int fd)
 	if (kn->fpriv & 0x80)
 		return kn->fpriv & 0x7f;
 	int v = 1;
-	sys_getsockopt_int(fd, SOL_SOCKET, SO_RCVLOWAT, &v);
+	/* a socket libkq saw made keeps the default unless libkq's
+	 * setsockopt() saw it set (fdtab.c, births) */
+	if (!kq_fdtab_birth_kind(fd) || kq_fdtab_lowat_set(fd))
+		sys_getsockopt_int(fd, SOL_SOCKET, SO_RCVLOWAT, &v);
 	if (v < 1)
 		v = 1;
 	if (v <= 0x7f)
