@@ -9,7 +9,9 @@
 #define _GNU_SOURCE
 #include "foreign.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -49,3 +51,19 @@ long foreign_recv(int fd, void *buf, unsigned long n) { return (long)recv(fd, bu
 long foreign_send(int fd, const void *buf, unsigned long n) { return (long)send(fd, buf, n, 0); }
 long foreign_read(int fd, void *buf, unsigned long n) { return (long)read(fd, buf, n); }
 long foreign_write(int fd, const void *buf, unsigned long n) { return (long)write(fd, buf, n); }
+
+int foreign_socketpair(int domain, int type, int protocol, int sv[2])
+{
+	return socketpair(domain, type, protocol, sv);
+}
+int foreign_accept4(int fd, int flags) { return accept4(fd, NULL, NULL, flags); }
+int foreign_dup(int fd) { return dup(fd); }
+
+int foreign_fcntl(int fd, int cmd, ...)
+{
+	va_list ap;
+	va_start(ap, cmd);
+	void *arg = va_arg(ap, void *);
+	va_end(ap);
+	return fcntl(fd, cmd, arg);
+}

@@ -20,5 +20,11 @@ long foreign_read(int fd, void *buf, unsigned long n);
 long foreign_write(int fd, const void *buf, unsigned long n);
 void (*foreign_signal(int sig, void (*h)(int)))(int);
 int foreign_sigaction(int sig, void (*h)(int), int flags);
+/* sockets made and copied by the library (births, lifetime-close-*) */
+int foreign_socketpair(int domain, int type, int protocol, int sv[2]);
+int foreign_accept4(int fd, int flags);
+int foreign_dup(int fd);
+/* fcntl() with its third argument passed on as one word, as glibc reads it */
+int foreign_fcntl(int fd, int cmd, ...);
 
 #endif
