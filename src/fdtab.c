@@ -292,6 +292,15 @@ void kq_fdtab_copied(int fd)
 		atomic_fetch_and_explicit(&e->birth, ~BIRTH_PRIVATE, memory_order_relaxed);
 }
 
+/* The number turned out to name another file than the socket born there
+ * (its close went unseen). */
+void kq_fdtab_forget_birth(int fd)
+{
+	struct fdent *e = ent(fd, false);
+	if (e)
+		atomic_store_explicit(&e->birth, 0, memory_order_relaxed);
+}
+
 void kq_fdtab_set_lowat(int fd)
 {
 	struct fdent *e = ent(fd, false);

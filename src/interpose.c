@@ -7,9 +7,9 @@
  * the file exists, and happily reports it under the old number).
  *
  * The library's own versions run the knote removal, then the real call.  The
- * fast path for descriptors libkq never saw is one table load.  What cannot be
- * caught (raw syscall(SYS_close), io_uring closes, closes inside libc such as
- * fclose()) is documented in docs/differences.md.
+ * fast path for descriptors libkq never saw is one table load.  fclose() is
+ * caught too.  What cannot be caught (raw syscall(SYS_close), io_uring
+ * closes, other closes inside libc) is documented in docs/differences.md.
  *
  * The socket calls that give back an error libkq read for an EV_EOF record
  * are in sockio.c.
@@ -19,6 +19,7 @@
 #include "export.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -86,6 +87,21 @@ int KQ_INTERPOSE(close)(int fd)
 	/* Linux always frees the number, even when close reports EINTR, so
 	 * there is nothing to undo on failure. */
 	return (int)(syscall(SYS_close, fd));
+}
+
+/* fclose() closes its descriptor inside the C library, where libkq's
+ * close() is not called: a program that wraps a socket in a FILE (fdopen)
+ * would otherwise leave the socket's knotes, and what libkq knows of the
+ * number (fdtab.c), to the next file given it. */
+int KQ_INTERPOSE(fclose)(FILE *f)
+{
+	int e = errno;
+	int fd = f ? fileno(f) : -1;   /* -1 for memory streams */
+	errno = e;
+	if (fd >= 0)
+		kq_fd_closing(fd);
+	LIBC(fclose);
+	return real(f);
 }
 
 int KQ_INTERPOSE(dup3)(int oldfd, int newfd, int flags)

@@ -299,6 +299,7 @@ bool kq_fdtab_private(int fd);          /* no copy of it may exist */
 void kq_fdtab_copied(int fd);           /* a copy may exist now */
 void kq_fdtab_forking(void);
 void kq_fdtab_set_lowat(int fd);        /* SO_RCVLOWAT set on it */
+void kq_fdtab_forget_birth(int fd);
 bool kq_fdtab_lowat_set(int fd);
 int  kq_fdtab_next_busy(int from, int to);
 

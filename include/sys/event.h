@@ -7,8 +7,9 @@
  * differs from FreeBSD, docs/differences.md says so.
  *
  * Link with -lkq.  The library also exports its own versions of libc's
- * close(), dup2(), dup3(), close_range() and closefrom(), so that knotes
- * die with their descriptor as on BSD, of getsockopt(), connect(), read(),
+ * close(), dup2(), dup3(), close_range(), closefrom() and fclose(), so
+ * that knotes die with their descriptor as on BSD, of getsockopt(),
+ * connect(), read(),
  * readv(), recv(), recvfrom(), recvmsg(), write(), writev(), send(),
  * sendto() and sendmsg() (and the _FORTIFY_SOURCE forms __read_chk(),
  * __recv_chk(), __recvfrom_chk()), so that a socket error libkq read for

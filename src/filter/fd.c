@@ -310,6 +310,22 @@ static int ensure_kind(struct kq_fdslot *s, int fd)
 	return s->kind;
 }
 
+/* Whether a socket born of kind `born` (0: none) can now be of kind k:
+ * a connection socket may have become a listener. */
+static bool birth_fits(int born, int k)
+{
+	switch (born) {
+	case 0:
+		return true;
+	case KQ_FD_TCP:
+		return k == KQ_FD_TCP || k == KQ_FD_LISTEN_INET;
+	case KQ_FD_STREAM:
+		return k == KQ_FD_STREAM || k == KQ_FD_LISTEN_UNIX || k == KQ_FD_LISTEN_OTHER;
+	default:
+		return k == born;
+	}
+}
+
 /* The descriptor behaved as no descriptor of its kind does: the kind was
  * learned cheaply (a listener taken for a connection, a birth the number
  * outlived through a close libkq did not see) and is asked again in full.
@@ -319,6 +335,8 @@ static bool reclassify(struct kq_fdslot *s, int fd)
 	int k = kq_fd_classify(fd);
 	if (k <= 0 || k == s->kind)
 		return false;
+	if (!birth_fits(kq_fdtab_birth_kind(fd), k))
+		kq_fdtab_forget_birth(fd);   /* not the socket it was */
 	s->kind = (uint8_t)k;
 	return true;
 }
@@ -411,6 +429,7 @@ static int nopoll_attach(struct kqueue *kq, struct kq_fdslot *s, struct knote *k
 	int k = kq_fd_classify(fd);
 	if (k < 0)
 		return k;
+	kq_fdtab_forget_birth(fd);
 	s->kind = (uint8_t)(k == KQ_FD_FILE ? KQ_FD_FILE : KQ_FD_ALWAYS);
 	s->state = SLOT_NOPOLL;
 	for (struct knote *o = s->head; o; o = o->link)
