@@ -32,7 +32,7 @@
  *       ... changelist_ns=<z> changelist_ratio=<z/x> ...
  * then
  *   add-delete-summary max_ratio=<r> max_ratio_op=<op>
- * Target: ratio <= 1.15 for each operation.
+ * Target: ratio <= 1.10 for each operation.
  *
  * Exit: 0 done, 1 a call failed or returned something wrong, 2 bad usage.
  */

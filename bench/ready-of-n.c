@@ -50,8 +50,8 @@
  *   ready-of-n-summary sweep=spread N= kevent_per_event_ns= floor_per_event_ns=
  *       per_event_ratio=<kevent slope / floor slope> ...
  * (per-event figures are least-squares slopes of ns per call against R).
- * Targets: sweep=one ratio <= 1.10 and flat in N;
- * per_event_ratio <= 1.15.
+ * Targets: sweep=one ratio <= 1.05 and flat in N;
+ * per_event_ratio <= 1.10.
  *
  * Exit: 0 done, 1 a call returned something wrong (or setup failed),
  * 2 bad usage.

@@ -600,22 +600,22 @@ targets() {
 	n=$(val "$R/wait-one-ready.txt" wait-one-ready-summary largest_N idle=eventfd)
 	f=$(val "$R/wait-one-ready.txt" wait-one-ready-summary flatness idle=eventfd)
 	mp=$(val "$R/wait-one-ready.txt" wait-one-ready-summary max_ratio idle=pipe)
-	trow "wait with 1 of N ready: flat in N, <= 1.10x epoll_wait + one FIONREAD" \
+	trow "wait with 1 of N ready: flat in N, <= 1.05x epoll_wait + one FIONREAD" \
 		"worst $(fmt '%.2fx' "$m") over N = 1 .. $n (idle eventfds; $(fmt '%.2fx' "$mp") with idle pipes); kevent at N = $n / N = 1: $(fmt '%.2f' "$f")" \
-		"$(verdict "$(awk -v a="${m:-99}" -v b="${mp:-0}" 'BEGIN { print (b > a) ? b : a }')" 1.10)"
+		"$(verdict "$(awk -v a="${m:-99}" -v b="${mp:-0}" 'BEGIN { print (b > a) ? b : a }')" 1.05)"
 	p=$(val "$R/ready-of-n.txt" ready-of-n-summary per_event_ratio sweep=spread)
 	k=$(val "$R/ready-of-n.txt" ready-of-n-summary kevent_per_event_ns sweep=spread)
 	e=$(val "$R/ready-of-n.txt" ready-of-n-summary floor_per_event_ns sweep=spread)
-	trow "each further returned event <= 1.15x of that floor" \
+	trow "each further returned event <= 1.10x of that floor" \
 		"$(fmt '%.2fx' "$p") ($(fmt '%.0f' "$k") vs $(fmt '%.0f' "$e") ns per event, R = 1 .. $spread_n ready pipes)" \
-		"$(verdict "$p" 1.15)"
+		"$(verdict "$p" 1.10)"
 	worst=0 txt=""
 	for op in add delete enable disable; do
 		r=$(val "$R/add-delete.txt" add-delete ratio op=$op)
 		txt="$txt${txt:+, }$op $(fmt '%.2fx' "$r")"
 		worst=$(awk -v a="$worst" -v b="${r:-99}" 'BEGIN { print (b > a) ? b : a }')
 	done
-	trow "EV_ADD / EV_DELETE / EV_ENABLE / EV_DISABLE <= 1.15x one epoll_ctl" "$txt" "$(verdict "$worst" 1.15)"
+	trow "EV_ADD / EV_DELETE / EV_ENABLE / EV_DISABLE <= 1.10x one epoll_ctl" "$txt" "$(verdict "$worst" 1.10)"
 	r=$(val "$R/user-roundtrip.txt" user-roundtrip ratio cpu=cross)
 	trow "EVFILT_USER trigger round trip <= 1.10x eventfd" "$(fmt '%.2fx' "$r") (threads on two CPUs)" "$(verdict "$r" 1.10)"
 	f=$(val "$R/timers.txt" timers timer_fds op=fds)

@@ -28,7 +28,7 @@
  * per idle kind
  *   wait-one-ready-summary idle=<kind> max_ratio=<r> max_ratio_N=<n>
  *       flatness=<kevent_ns(largest N) / kevent_ns(N=1)> largest_N=<n> ...
- * Target: ratio <= 1.10 and flat in N.
+ * Target: ratio <= 1.05 and flat in N.
  * --n=LIST measures those N only (bench/report.sh --headline: 1,1000,19000).
  *
  * Exit: 0 done, 1 a returned event was wrong (or setup failed), 2 bad usage.
