@@ -889,12 +889,14 @@ write_md() {
 		"query=op;k=k;ioctl (ns)=ioctl_ns@%.0f;ring (ns)=best_ns@%.0f;ring / ioctl=ratio_paired@%.2fx"
 	cat <<-EOF2
 
-	One submission costs a fixed part and then somewhat less than an ioctl
-	per query, so batching loses for the one to few ready sockets a server
-	sees per call and gains little beyond (break-even k: SIOCINQ $(val "$R/uring-queries.txt" uring-queries-summary breakeven_inq kind=tcp),
-	SIOCOUTQ $(val "$R/uring-queries.txt" uring-queries-summary breakeven_outq kind=tcp), a WRITE count $(val "$R/uring-queries.txt" uring-queries-summary breakeven_space kind=tcp)); finding
-	out whether the kernel allows it costs $(val "$R/uring-queries.txt" uring-queries-probe probe_ok_us) us once. libkq keeps one
-	ioctl per event.
+	One submission costs a fixed part and then less than an ioctl per
+	query, so batching loses for a single ready socket and wins from the
+	break-even batch size on (in this run: SIOCINQ from k = $(val "$R/uring-queries.txt" uring-queries-summary breakeven_inq kind=tcp), SIOCOUTQ
+	from k = $(val "$R/uring-queries.txt" uring-queries-summary breakeven_outq kind=tcp), a WRITE count from k = $(val "$R/uring-queries.txt" uring-queries-summary breakeven_space kind=tcp)); finding out whether
+	the kernel allows it costs $(val "$R/uring-queries.txt" uring-queries-probe probe_ok_us) us once. The break-even moves between
+	runs (from 2 to 8 for SIOCINQ on this machine, higher when it is
+	loaded). libkq makes one ioctl per event; AF_UNIX sockets, pipes and
+	the rest have no io_uring form of these queries.
 
 	## Timeout precision (the epoll_pwait1 proposal, 2015)
 
