@@ -895,8 +895,13 @@ write_md() {
 	from k = $(val "$R/uring-queries.txt" uring-queries-summary breakeven_outq kind=tcp), a WRITE count from k = $(val "$R/uring-queries.txt" uring-queries-summary breakeven_space kind=tcp)); finding out whether
 	the kernel allows it costs $(val "$R/uring-queries.txt" uring-queries-probe probe_ok_us) us once. The break-even moves between
 	runs (from 2 to 8 for SIOCINQ on this machine, higher when it is
-	loaded). libkq makes one ioctl per event; AF_UNIX sockets, pipes and
-	the rest have no io_uring form of these queries.
+	loaded). So libkq asks the input counts of the TCP READ knotes a call
+	is about to report in one submission when there are at least 4 of
+	them, and by ioctl otherwise, and always on kernels that refuse the
+	command; AF_UNIX sockets, pipes and the rest have no io_uring form of
+	these queries. In the server patterns above this takes the keep-alive
+	server from 3.0 to 2.3 calls per request and the proxy from 12.5 to
+	10.9.
 
 	## Timeout precision (the epoll_pwait1 proposal, 2015)
 

@@ -111,6 +111,7 @@ struct filterops {
 
 struct kq_slab;
 struct kq_vnodes;
+struct kq_uring;
 struct kq_timers;
 struct kq_sigs;
 struct kq_procs;
@@ -160,6 +161,7 @@ struct kqueue {
 	unsigned           nknotes;  /* knotes allocated */
 
 	struct kq_vnodes  *vnodes;   /* inotify for VNODE and file READ, or NULL */
+	struct kq_uring   *ring;     /* batched socket counts (mux/uring.c), or NULL */
 	struct kq_timers  *timers;   /* EVFILT_TIMER: one timerfd + heap, or NULL */
 	struct kq_sigs    *sigs;     /* EVFILT_SIGNAL knotes of this kqueue, or NULL */
 	struct kq_procs   *procs;    /* EVFILT_PROC: pidfd slots, connector, or NULL */
@@ -271,6 +273,14 @@ int  kq_pending_count(struct kqueue *kq);
 
 /* mux/epoll.c */
 int  kq_epoll_wait(int epfd, struct epoll_event *evs, int n, int64_t timeout_ns);
+
+/* mux/uring.c: many sockets' SIOCINQ in one system call */
+#define KQ_URING_MAX 64
+bool kq_uring_usable(void);
+struct kq_uring *kq_uring_new(void);
+void kq_uring_free(struct kq_uring *r);
+int  kq_uring_inq(struct kq_uring *r, const int *fds, int *out, unsigned n);
+void kq_fd_prefetch(struct kqueue *kq, int nevents);   /* filter/fd.c */
 
 /* fork.c, and the pieces it calls */
 void kq_fork_prepare_kqueues(void);

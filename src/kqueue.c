@@ -128,6 +128,7 @@ int kq_create(int flags)
 	kq->skips = 0;
 	kq->defer_arm = false;
 	kq->vnodes = NULL;
+	kq->ring = NULL;
 	kq->wrfd = -1;
 	kq->timers = NULL;
 	kq->sigs = NULL;
@@ -244,6 +245,8 @@ static void kq_teardown(struct kqueue *kq)
 	kq->fds = NULL;
 	kq->hash = NULL;
 	kq->nfds = kq->hsize = kq->hcount = 0;
+	kq_uring_free(kq->ring);
+	kq->ring = NULL;
 	if (kq->waitfd >= 0)
 		sys_close(kq->waitfd);
 	sys_close(kq->wakefd);
@@ -380,6 +383,9 @@ void kq_fork_child_kqueues(void)
 {
 	for (struct kqueue *kq = kq_live; kq; kq = kq->gnext) {
 		kq_filters_forget(kq);
+		if (kq->ring)
+			kq_uring_free(kq->ring);
+		kq->ring = NULL;
 		if (kq->waitfd >= 0)
 			sys_close(kq->waitfd);
 		sys_close(kq->wakefd);

@@ -492,6 +492,7 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 		}
 		struct delivered dl;
 		dl.n = 0;
+		kq_fd_prefetch(kq, nevents);
 		int n = kq_deliver(kq, ev, nevents, &dl, carried);
 		carried = 0;
 		absorb_window(kq, &dl);

@@ -56,6 +56,9 @@ __attribute__((constructor)) static void fd_exact_eof_env(void)
 #define SLOT_WET     0x80   /* ... and it is edge-triggered */
 
 #define FPRIV_WATCHED KQ_FPRIV_FILE_WATCHED
+/* A TCP READ knote's data holds its SIOCINQ answer from this call's batch
+ * (kq_fd_prefetch); TCP READ knotes use fpriv for nothing else. */
+#define FPRIV_INQ     0x02
 
 #define READ_BITS   (EPOLLIN | EPOLLRDHUP)
 /* EVFILT_VNODE knotes share the fd's knote list but not its epoll entry */
@@ -567,6 +570,60 @@ static int64_t rcv_lowat(struct knote *kn, int fd)
 	return v;
 }
 
+/* The input count of a socket READ knote: from this call's batch if it
+ * has one, else by ioctl. */
+static int inq_of(struct knote *kn, int fd, int64_t *n)
+{
+	if (kn->fpriv & FPRIV_INQ) {
+		kn->fpriv &= ~FPRIV_INQ;
+		*n = kn->data;
+		return 0;
+	}
+	return kq_fd_inq(fd, n);
+}
+
+/*
+ * Before a delivery: the TCP READ knotes about to be evaluated get their
+ * counts in one io_uring submission when there are enough of them to pay
+ * for it (mux/uring.c; bench/uring-queries: from about 4 on).  A knote
+ * the batch did not answer asks by ioctl as usual.
+ */
+#define PREFETCH_MIN 4
+
+void kq_fd_prefetch(struct kqueue *kq, int nevents)
+{
+	struct knote *cand[KQ_URING_MAX];
+	int fds[KQ_URING_MAX], out[KQ_URING_MAX];
+	unsigned n = 0, budget = kq->qcount;
+	if (budget < PREFETCH_MIN || !kq_uring_usable())
+		return;
+	for (struct knote *kn = kq->qhead; kn && budget-- && n < KQ_URING_MAX &&
+	     (int)n < nevents; kn = kn->qnext) {
+		if (kn->filter != EVFILT_READ || (kn->status & (KN_DISABLED | KN_SNAPSHOT)))
+			continue;
+		struct kq_fdslot *s = slot_of(kq, kn);
+		if (!s || s->kind != KQ_FD_TCP || (s->state & SLOT_NOPOLL))
+			continue;
+		cand[n] = kn;
+		fds[n++] = (int)kn->ident;
+	}
+	if (n < PREFETCH_MIN)
+		return;
+	if (!kq->ring && !(kq->ring = kq_uring_new()))
+		return;
+	if (kq_uring_inq(kq->ring, fds, out, n) != 0) {
+		kq_uring_free(kq->ring);
+		kq->ring = NULL;
+		return;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (out[i] >= 0) {
+			cand[i]->data = out[i];
+			cand[i]->fpriv |= FPRIV_INQ;
+		}
+	}
+}
+
 static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, uint32_t r)
 {
 	int fd = (int)kn->ident;
@@ -606,7 +663,7 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 		 * knote, or the first look took it for a connection); a
 		 * hang-up without RDHUP is a pipe's or a tty's, or a
 		 * socket's that never connected */
-		if ((kq_fd_inq(fd, &n) != 0 || ((r & EPOLLHUP) && !(r & EPOLLRDHUP))) &&
+		if ((inq_of(kn, fd, &n) != 0 || ((r & EPOLLHUP) && !(r & EPOLLRDHUP))) &&
 		    reclassify(s, fd))
 			return read_event(kq, kn, s, r);
 		kn->data = n;

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Asking many sockets for their input count in one system call.
+ *
+ * A harvest that finds several TCP sockets ready needs each one's queued
+ * byte count (FIONREAD) for its READ knote's data.  Linux 6.7 and later
+ * answer SIOCINQ as an io_uring command (IORING_OP_URING_CMD,
+ * SOCKET_URING_OP_SIOCINQ), so the counts of a harvest can come from one
+ * io_uring_enter() instead of one ioctl each; bench/uring-queries measures
+ * where that pays.  Each kqueue gets its own small ring on first use, used
+ * under the kqueue's lock only.  Where io_uring is missing, forbidden
+ * (kernel.io_uring_disabled, seccomp) or too old for the command, the first
+ * refusal turns the batching off for the process and every count comes from
+ * its ioctl, as before.  LIBKQ_NO_IO_URING=1 in the environment turns it
+ * off from the start.
+ *
+ * The command runs inside the submitting call (a socket's SIOCINQ never
+ * waits), so all answers are in the completion ring when io_uring_enter()
+ * returns; the call is made without asking to wait, so that a ring that
+ * somehow is not ours (its descriptor closed and the number reused behind
+ * our back) cannot block the caller.  Anything unexpected retires the ring.
+ */
+#include "kq.h"
+#include "sys.h"
+
+#include <linux/io_uring.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#ifndef SYS_io_uring_setup
+#define SYS_io_uring_setup 425   /* the same number on every architecture */
+#define SYS_io_uring_enter 426
+#endif
+#ifndef SOCKET_URING_OP_SIOCINQ
+#define SOCKET_URING_OP_SIOCINQ 0   /* Linux 6.7 uapi; older headers lack it */
+#endif
+
+#define RING_ENTRIES KQ_URING_MAX
+
+struct kq_uring {
+	int fd;
+	void *map;
+	size_t map_len;
+	struct io_uring_sqe *sqes;
+	size_t sqes_len;
+	_Atomic uint32_t *sq_tail, *cq_head, *cq_tail;
+	struct io_uring_cqe *cqes;
+	uint32_t sq_mask, cq_mask;
+};
+
+/* 1: allowed so far; 0: refused once, for the whole process */
+static atomic_int uring_allowed = 1;
+
+__attribute__((constructor)) static void kq_uring_env(void)
+{
+	const char *v = getenv("LIBKQ_NO_IO_URING");
+	if (v && v[0] == '1')
+		atomic_store(&uring_allowed, 0);
+}
+
+bool kq_uring_usable(void)
+{
+	return atomic_load_explicit(&uring_allowed, memory_order_relaxed) != 0;
+}
+
+void kq_uring_free(struct kq_uring *r)
+{
+	if (!r)
+		return;
+	if (r->sqes)
+		munmap(r->sqes, r->sqes_len);
+	if (r->map)
+		munmap(r->map, r->map_len);
+	if (r->fd >= 0)
+		sys_close(r->fd);
+	free(r);
+}
+
+static void refuse(void)
+{
+	atomic_store_explicit(&uring_allowed, 0, memory_order_relaxed);
+}
+
+struct kq_uring *kq_uring_new(void)
+{
+	struct kq_uring *r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	struct io_uring_params p;
+	memset(&p, 0, sizeof p);
+	r->fd = (int)KQ_SYSCALL(SYS_io_uring_setup, RING_ENTRIES, &p);
+	if (r->fd < 0 || !(p.features & IORING_FEAT_SINGLE_MMAP)) {
+		if (r->fd < 0)
+			r->fd = -1;
+		refuse();
+		kq_uring_free(r);
+		return NULL;
+	}
+	size_t sq_len = p.sq_off.array + p.sq_entries * sizeof(uint32_t);
+	size_t cq_len = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+	r->map_len = sq_len > cq_len ? sq_len : cq_len;
+	r->map = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		      r->fd, IORING_OFF_SQ_RING);
+	r->sqes_len = p.sq_entries * sizeof(struct io_uring_sqe);
+	r->sqes = mmap(NULL, r->sqes_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		       r->fd, IORING_OFF_SQES);
+	if (r->map == MAP_FAILED || r->sqes == MAP_FAILED) {
+		if (r->map == MAP_FAILED)
+			r->map = NULL;
+		if (r->sqes == MAP_FAILED)
+			r->sqes = NULL;
+		kq_uring_free(r);
+		return NULL;
+	}
+	char *b = r->map;
+	r->sq_tail = (_Atomic uint32_t *)(b + p.sq_off.tail);
+	r->sq_mask = *(uint32_t *)(b + p.sq_off.ring_mask);
+	r->cq_head = (_Atomic uint32_t *)(b + p.cq_off.head);
+	r->cq_tail = (_Atomic uint32_t *)(b + p.cq_off.tail);
+	r->cq_mask = *(uint32_t *)(b + p.cq_off.ring_mask);
+	r->cqes = (struct io_uring_cqe *)(b + p.cq_off.cqes);
+	/* submission slot i always holds entry i */
+	uint32_t *array = (uint32_t *)(b + p.sq_off.array);
+	for (uint32_t i = 0; i < p.sq_entries; i++)
+		array[i] = i;
+	return r;
+}
+
+/*
+ * out[i] = the SIOCINQ answer for fds[i] (>= 0), or -errno for that socket.
+ * Returns 0 when every answer came (some may be errors), -errno when the
+ * ring failed (then out[] means nothing and the ring is retired: the caller
+ * frees it and asks by ioctl).
+ */
+int kq_uring_inq(struct kq_uring *r, const int *fds, int *out, unsigned n)
+{
+	if (n == 0 || n > RING_ENTRIES)
+		return -EINVAL;
+	uint32_t tail = atomic_load_explicit(r->sq_tail, memory_order_relaxed);
+	for (unsigned i = 0; i < n; i++) {
+		struct io_uring_sqe *sqe = &r->sqes[(tail + i) & r->sq_mask];
+		memset(sqe, 0, sizeof *sqe);
+		sqe->opcode = IORING_OP_URING_CMD;
+		sqe->fd = fds[i];
+		sqe->cmd_op = SOCKET_URING_OP_SIOCINQ;
+		sqe->user_data = i;
+		out[i] = -EAGAIN;
+	}
+	atomic_store_explicit(r->sq_tail, tail + n, memory_order_release);
+	long got;
+	do
+		got = KQ_SYSCALL(SYS_io_uring_enter, r->fd, n, 0, 0, NULL, 0);
+	while (got == -EINTR);
+	if (got != (long)n)
+		return got < 0 ? (int)got : -EIO;
+	uint32_t head = atomic_load_explicit(r->cq_head, memory_order_relaxed);
+	uint32_t ctail = atomic_load_explicit(r->cq_tail, memory_order_acquire);
+	unsigned seen = 0;
+	for (; head != ctail; head++) {
+		const struct io_uring_cqe *c = &r->cqes[head & r->cq_mask];
+		if (c->user_data < n) {
+			out[c->user_data] = c->res;
+			seen++;
+		}
+	}
+	atomic_store_explicit(r->cq_head, head, memory_order_release);
+	if (seen != n)
+		return -EIO;
+	/* A kernel without the command (or without URING_CMD) refuses it for
+	 * every socket; a TCP listener alone says EINVAL too, and taking a
+	 * batch of listeners for that only costs the batching. */
+	for (unsigned i = 0; i < n; i++)
+		if (out[i] != -EOPNOTSUPP && out[i] != -EINVAL)
+			return 0;
+	refuse();
+	return -EOPNOTSUPP;
+}
