@@ -214,6 +214,39 @@ static inline void birth_free(struct birth *b)
 		T_ASSERT(close(b->listener) == 0);
 }
 
+/* A private socket made by `how` (BIRTH_ACCEPT4, BIRTH_SOCKETPAIR), with a
+ * READ knote and a report already taken, closed with close(): no entry is
+ * left for the number, nothing is reported for it, EV_DELETE says EBADF,
+ * and the next socket given the number is watched afresh and reports
+ * exactly.  parked: the knote is deleted before the close, its entry kept
+ * with no knote (filter/fd.c, parking), which the close must let go of as
+ * well. */
+static inline void birth_private_close_check(int how, bool parked)
+{
+	int kq = t_kqueue();
+	struct kevent ev[4];
+	struct birth b;
+
+	birth_make(how, false, &b);
+	t_change(kq, b.fd, EVFILT_READ, EV_ADD, 0, 0, (void *)0x1111);
+	birth_expect_entry(kq, b.fd);
+	t_write(b.peer, "xy", 2);
+	T_EQ(t_wait(kq, ev, 4, 1000), 1);
+	T_KEVENT(&ev[0], b.fd, EVFILT_READ, 0, 0, 2, (void *)0x1111);
+	if (parked)
+		t_change(kq, b.fd, EVFILT_READ, EV_DELETE, 0, 0, NULL);
+
+	int fd = b.fd;
+	T_ASSERT(close(fd) == 0);
+	birth_expect_no_entry(kq, fd, b.what);
+	T_NO_EVENTS(kq);
+	T_EQ(t_change_err(kq, fd, EVFILT_READ, EV_DELETE, 0, 0, NULL), EBADF);
+	birth_expect_reuse(kq, fd, -1);
+
+	birth_free(&b);
+	T_ASSERT(close(kq) == 0);
+}
+
 /*
  * The common course of the copied-then-closed tests: a private socket gets
  * a READ knote, `copy` copies it one way (returns a descriptor to close at
