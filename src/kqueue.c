@@ -383,8 +383,7 @@ void kq_fork_child_kqueues(void)
 {
 	for (struct kqueue *kq = kq_live; kq; kq = kq->gnext) {
 		kq_filters_forget(kq);
-		if (kq->ring)
-			kq_uring_free(kq->ring);
+		kq_uring_free(kq->ring);
 		kq->ring = NULL;
 		if (kq->waitfd >= 0)
 			sys_close(kq->waitfd);

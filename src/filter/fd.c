@@ -362,7 +362,8 @@ static bool can_park(const struct kq_fdslot *s, const struct knote *kn)
 	       !(kn->flags & EV_WAKEONE);
 }
 
-/* Removes a parked entry; the slot keeps nothing of its file. */
+/* Removes a parked entry (or forgets an entry the current close frees,
+ * kq->entries_die: no DEL then); the slot keeps nothing of its file. */
 static void park_clear(struct kqueue *kq, struct kq_fdslot *s, int fd)
 {
 	if (!kq->dead && !kq->entries_die)
@@ -497,13 +498,10 @@ static void fd_detach(struct kqueue *kq, struct knote *kn)
 	if (!s)
 		return;
 	if (kq->entries_die && !(s->state & SLOT_NOPOLL)) {
-		/* the close frees the file and its entries (kq_fd_closing) */
-		if (!s->head) {
-			s->state = 0;
-			s->kind = KQ_FD_UNKNOWN;
-			s->revents = 0;
-			s->gen++;
-		}
+		/* the close frees the file and its entries (kq_fd_closing):
+		 * park_clear() forgets the slot without an EPOLL_CTL_DEL */
+		if (!s->head)
+			park_clear(kq, s, (int)kn->ident);
 		return;
 	}
 	if (!s->head && !kq->dead && can_park(s, kn))
