@@ -211,6 +211,21 @@ struct client {
 	int pat;
 };
 
+/* One connection from a non-blocking listener, or -1 when none is
+ * waiting; any other failure, or a descriptor beyond the tables, ends the
+ * run. */
+static int accept_conn(int lsn, long fdcap, const char *who)
+{
+	int fd = accept4(lsn, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (fd < 0 && errno == EAGAIN)
+		return -1;
+	if (fd < 0)
+		bench_fail("accept4 (%s): %s", who, strerror(errno));
+	if (fd >= fdcap)
+		bench_fail("%s: fd %d above the limit", who, fd);
+	return fd;
+}
+
 static void cli_ep(struct client *c, int op, int fd, uint32_t events, uint64_t data)
 {
 	struct epoll_event ee = { .events = events, .data.u64 = data };
@@ -327,17 +342,11 @@ static void cli_event(struct client *c, uint64_t d, uint32_t events)
 			conn_start(c);
 		return;
 	case T_BLSN:
-		for (;;) {
-			int s = accept4(c->blsn, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-			if (s < 0 && errno == EAGAIN)
-				return;
-			if (s < 0)
-				bench_die("accept4 (backend)");
-			if (s >= c->fdcap)
-				bench_fail("backend: fd %d above the limit", s);
+		for (int s; (s = accept_conn(c->blsn, c->fdcap, "backend")) >= 0;) {
 			c->got[s] = 0;
 			cli_ep(c, EPOLL_CTL_ADD, s, EPOLLIN, tag(T_BCONN, s));
 		}
+		return;
 	case T_BCONN:
 		if (!cli_read(c, i, i))
 			return;
@@ -959,13 +968,9 @@ static void kevent_one(struct server *s, const struct kevent *e)
 	case R_LSN: {
 		long k = e->data > 0 ? (long)e->data : 1;
 		for (long i = 0; i < k; i++) {
-			int c = accept4(s->lsn, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-			if (c < 0 && errno == EAGAIN)
-				break;
+			int c = accept_conn(s->lsn, s->fdcap, "server");
 			if (c < 0)
-				bench_die("accept4");
-			if (c >= s->fdcap)
-				bench_fail("server: fd %d above the limit", c);
+				break;
 			s->role[c] = R_CONN;
 			s->got[c] = 0;
 			kq_change(s, c, EVFILT_READ, EV_ADD);
@@ -1032,18 +1037,12 @@ static void epoll_one(struct server *s, int fd, uint32_t events)
 		}
 		return;
 	case R_LSN:
-		for (;;) {
-			int c = accept4(s->lsn, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-			if (c < 0 && errno == EAGAIN)
-				return;
-			if (c < 0)
-				bench_die("accept4");
-			if (c >= s->fdcap)
-				bench_fail("server: fd %d above the limit", c);
+		for (int c; (c = accept_conn(s->lsn, s->fdcap, "server")) >= 0;) {
 			s->role[c] = R_CONN;
 			s->got[c] = 0;
 			ep_ctl(s, EPOLL_CTL_ADD, c, EPOLLIN);
 		}
+		return;
 	case R_CONN:
 		if (read_request(s, fd)) {
 			srv_write(fd, s->req[fd]);
