@@ -86,8 +86,13 @@ struct kqueue *kq_fdtab_kq(int fd)
 	return e ? atomic_load_explicit(e, memory_order_acquire) : NULL;
 }
 
+/* A number that becomes a kqueue is no socket, whatever a close libkq did
+ * not see left in its birth (filter/fd.c trusts a birth to rule out a
+ * kqueue). */
 void kq_fdtab_set_kq(int fd, struct kqueue *kq)
 {
+	if (kq)
+		kq_fdtab_forget_birth(fd);
 	_Atomic(struct kqueue *) *e = kqent(fd, kq != NULL);
 	if (e)
 		atomic_store_explicit(e, kq, memory_order_release);

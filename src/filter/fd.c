@@ -81,6 +81,33 @@ static uint64_t tag_of(const struct kq_fdslot *s, int fd)
 	return ((uint64_t)(s->gen & 0x7fffffff) << 32) | (uint32_t)fd;
 }
 
+/* What the READ [0] and WRITE [1] knotes of a slot ask of epoll, gathered in
+ * one walk of its list. */
+struct slot_sum {
+	uint32_t all[2];     /* bits of all knotes */
+	uint32_t en[2];      /* bits of the enabled ones */
+	bool     clear[2];   /* one is EV_CLEAR */
+	bool     excl[2];    /* one wants an exclusive entry (EV_WAKEONE) */
+};
+
+static void slot_sum(const struct kq_fdslot *s, struct slot_sum *m)
+{
+	*m = (struct slot_sum){ { 0, 0 }, { 0, 0 }, { false, false }, { false, false } };
+	for (const struct knote *kn = s->head; kn; kn = kn->link) {
+		if (!IS_RW(kn))
+			continue;
+		int w = kn->filter == EVFILT_WRITE;
+		uint32_t bits = w ? WRITE_BITS : READ_BITS;
+		m->all[w] |= bits;
+		if (!(kn->status & KN_DISABLED))
+			m->en[w] |= bits;
+		if (kn->flags & EV_CLEAR)
+			m->clear[w] = true;
+		if ((kn->flags & EV_WAKEONE) && !(kn->status & KN_NOEXCL))
+			m->excl[w] = true;
+	}
+}
+
 /*
  * Which epoll entry a knote lives in.  One entry per fd is enough while all
  * knotes on it are level: a level knote is reported whenever its condition
@@ -90,65 +117,26 @@ static uint64_t tag_of(const struct kq_fdslot *s, int fd)
  * knote shares the fd, WRITE moves to its own entry in a second epoll set
  * (kq->wrfd, nested in the main one), where wake-ups for input do not reach.
  */
-static bool slot_split(const struct kq_fdslot *s)
+static bool slot_split(const struct slot_sum *m)
 {
-	bool r = false, w = false, clear = false;
-	for (struct knote *kn = s->head; kn; kn = kn->link) {
-		if (kn->filter == EVFILT_READ)
-			r = true;
-		else if (kn->filter == EVFILT_WRITE)
-			w = true;
-		else
-			continue;
-		if (kn->flags & EV_CLEAR)
-			clear = true;
-	}
-	return r && w && clear;
+	return m->all[0] && m->all[1] && (m->clear[0] || m->clear[1]);
 }
 
-/* The events an entry holding the knotes of `filter` (0: all) should have;
- * marks which of them epoll will re-report by itself (KN_LEVELSRC). */
-static uint32_t entry_events(struct kq_fdslot *s, short filter)
+/* The events of an entry holding knotes with these bits (0: no entry);
+ * *et says whether it is edge-triggered, i.e. whether epoll will not
+ * re-report its knotes' conditions by itself (KN_LEVELSRC). */
+static uint32_t entry_events(uint32_t all, uint32_t en, bool clear, bool excl,
+			     bool demoted, bool *et)
 {
-	uint32_t all = 0, en = 0;
-	bool clear = false, excl = false;
-	for (struct knote *kn = s->head; kn; kn = kn->link) {
-		if (!IS_RW(kn) || (filter && kn->filter != filter))
-			continue;
-		uint32_t bits = kn->filter == EVFILT_READ ? READ_BITS : WRITE_BITS;
-		all |= bits;
-		if (!(kn->status & KN_DISABLED))
-			en |= bits;
-		if (kn->flags & EV_CLEAR)
-			clear = true;
-		if ((kn->flags & EV_WAKEONE) && !(kn->status & KN_NOEXCL))
-			excl = true;
-	}
-	bool et = clear || !en || (s->state & SLOT_DEMOTED);
-	for (struct knote *kn = s->head; kn; kn = kn->link) {
-		if (!IS_RW(kn) || (filter && kn->filter != filter))
-			continue;
-		if (et)
-			kn->status &= ~KN_LEVELSRC;
-		else
-			kn->status |= KN_LEVELSRC;
-	}
+	*et = clear || !en || demoted;
 	if (!all)
 		return 0;
-	uint32_t ev = et ? (all | EPOLLET) : en;
+	uint32_t ev = *et ? (all | EPOLLET) : en;
 	/* EV_WAKEONE: one waiter per event among the epoll sets holding the
 	 * fd.  Such an entry accepts no EPOLLRDHUP (read_event polls for it) */
 	if (excl)
 		ev = (ev & ~EPOLLRDHUP) | EPOLLEXCLUSIVE;
 	return ev;
-}
-
-static bool has_wakeone(const struct kq_fdslot *s)
-{
-	for (const struct knote *kn = s->head; kn; kn = kn->link)
-		if (IS_RW(kn) && (kn->flags & EV_WAKEONE) && !(kn->status & KN_NOEXCL))
-			return true;
-	return false;
 }
 
 /*
@@ -255,10 +243,29 @@ static int entry_sync(int epfd, int fd, uint64_t tag, bool had, uint8_t oldst,
 static int slot_sync(struct kqueue *kq, struct kq_fdslot *s, int fd, struct knote *kn,
 		     bool excl)
 {
-	excl = excl || has_wakeone(s);
-	bool split = slot_split(s);
-	uint32_t mev = entry_events(s, split ? EVFILT_READ : 0);
-	uint32_t wev = split ? entry_events(s, EVFILT_WRITE) : 0;
+	struct slot_sum m;
+	slot_sum(s, &m);
+	excl = excl || m.excl[0] || m.excl[1];
+	bool split = slot_split(&m);
+	bool demoted = (s->state & SLOT_DEMOTED) != 0;
+	bool met, wet = false;
+	uint32_t mev, wev = 0;
+	if (split) {
+		mev = entry_events(m.all[0], m.en[0], m.clear[0], m.excl[0], demoted, &met);
+		wev = entry_events(m.all[1], m.en[1], m.clear[1], m.excl[1], demoted, &wet);
+	} else {
+		mev = entry_events(m.all[0] | m.all[1], m.en[0] | m.en[1],
+				   m.clear[0] || m.clear[1], m.excl[0] || m.excl[1],
+				   demoted, &met);
+	}
+	for (struct knote *o = s->head; o; o = o->link) {
+		if (!IS_RW(o))
+			continue;
+		if ((split && o->filter == EVFILT_WRITE) ? wet : met)
+			o->status &= ~KN_LEVELSRC;
+		else
+			o->status |= KN_LEVELSRC;
+	}
 	uint8_t keep = s->state & SLOT_DEMOTED;
 	bool repoll = kn && (!(kn->status & KN_DISABLED) || (kn->status & KN_VERIFY));
 	bool kn_in_wr = kn && split && kn->filter == EVFILT_WRITE;
@@ -398,7 +405,10 @@ static int fd_attach(struct kqueue *kq, struct knote *kn)
 		else
 			kn->status |= KN_VERIFY;
 	}
-	if (kq_is_kqueue_fd(fd)) {
+	/* A number born as a socket is no kqueue (a kqueue's creation clears
+	 * the birth of its number), and the birth shares the line kq_link()
+	 * just touched, which the kqueue table does not. */
+	if (!kq_fdtab_birth_kind(fd) && kq_is_kqueue_fd(fd)) {
 		/* FreeBSD: only EVFILT_READ on a kqueue, and never on itself */
 		if (kn->filter != EVFILT_READ || fd == kq->ufd)
 			return -EINVAL;
