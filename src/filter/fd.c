@@ -598,15 +598,16 @@ static int inq_of(struct knote *kn, int fd, int64_t *n)
  */
 #define PREFETCH_MIN 4
 
-void kq_fd_prefetch(struct kqueue *kq, int nevents)
+/* One submission's worth (at most KQ_URING_MAX) of candidates from *pos on;
+ * *pos, *budget and *room move past what was looked at. */
+static unsigned prefetch_gather(struct kqueue *kq, struct knote **pos, unsigned *budget,
+				int *room, struct knote **cand, int *fds)
 {
-	struct knote *cand[KQ_URING_MAX];
-	int fds[KQ_URING_MAX], out[KQ_URING_MAX];
-	unsigned n = 0, budget = kq->qcount;
-	if (budget < PREFETCH_MIN || !kq_uring_usable())
-		return;
-	for (struct knote *kn = kq->qhead; kn && budget-- && n < KQ_URING_MAX &&
-	     (int)n < nevents; kn = kn->qnext) {
+	unsigned n = 0;
+	struct knote *kn = *pos;
+	for (; kn && *budget && n < KQ_URING_MAX && *room > 0; kn = kn->qnext) {
+		--*budget;
+		--*room;
 		if (kn->filter != EVFILT_READ || (kn->status & (KN_DISABLED | KN_SNAPSHOT)))
 			continue;
 		struct kq_fdslot *s = slot_of(kq, kn);
@@ -615,19 +616,36 @@ void kq_fd_prefetch(struct kqueue *kq, int nevents)
 		cand[n] = kn;
 		fds[n++] = (int)kn->ident;
 	}
-	if (n < PREFETCH_MIN)
+	*pos = kn;
+	return n;
+}
+
+void kq_fd_prefetch(struct kqueue *kq, int nevents)
+{
+	struct knote *cand[KQ_URING_MAX];
+	int fds[KQ_URING_MAX], out[KQ_URING_MAX];
+	unsigned budget = kq->qcount;
+	struct knote *pos = kq->qhead;
+	if (budget < PREFETCH_MIN || !kq_uring_usable())
 		return;
-	if (!kq->ring && !(kq->ring = kq_uring_new()))
-		return;
-	if (kq_uring_inq(kq->ring, fds, out, n) != 0) {
-		kq_uring_free(kq->ring);
-		kq->ring = NULL;
-		return;
-	}
-	for (unsigned i = 0; i < n; i++) {
-		if (out[i] >= 0) {
-			cand[i]->data = out[i];
-			cand[i]->fpriv |= FPRIV_INQ;
+	/* A harvest larger than the ring goes in several submissions, each
+	 * still far cheaper than its ioctls. */
+	for (;;) {
+		unsigned n = prefetch_gather(kq, &pos, &budget, &nevents, cand, fds);
+		if (n < PREFETCH_MIN)
+			return;
+		if (!kq->ring && !(kq->ring = kq_uring_new()))
+			return;
+		if (kq_uring_inq(kq->ring, fds, out, n) != 0) {
+			kq_uring_free(kq->ring);
+			kq->ring = NULL;
+			return;
+		}
+		for (unsigned i = 0; i < n; i++) {
+			if (out[i] >= 0) {
+				cand[i]->data = out[i];
+				cand[i]->fpriv |= FPRIV_INQ;
+			}
 		}
 	}
 }
