@@ -81,31 +81,31 @@ static uint64_t tag_of(const struct kq_fdslot *s, int fd)
 	return ((uint64_t)(s->gen & 0x7fffffff) << 32) | (uint32_t)fd;
 }
 
-/* What the READ [0] and WRITE [1] knotes of a slot ask of epoll, gathered in
- * one walk of its list. */
+/* What the READ and WRITE knotes of a slot ask of epoll, gathered in one
+ * walk of its list.  READ_BITS and WRITE_BITS are disjoint, so each field
+ * holds both directions: `clear` has a direction's bits when one of its
+ * knotes is EV_CLEAR, `excl` when one wants an exclusive entry
+ * (EV_WAKEONE). */
 struct slot_sum {
-	uint32_t all[2];     /* bits of all knotes */
-	uint32_t en[2];      /* bits of the enabled ones */
-	bool     clear[2];   /* one is EV_CLEAR */
-	bool     excl[2];    /* one wants an exclusive entry (EV_WAKEONE) */
+	uint32_t all, en, clear, excl;
 };
 
-static void slot_sum(const struct kq_fdslot *s, struct slot_sum *m)
+static struct slot_sum slot_sum(const struct kq_fdslot *s)
 {
-	*m = (struct slot_sum){ { 0, 0 }, { 0, 0 }, { false, false }, { false, false } };
+	struct slot_sum m = { 0, 0, 0, 0 };
 	for (const struct knote *kn = s->head; kn; kn = kn->link) {
 		if (!IS_RW(kn))
 			continue;
-		int w = kn->filter == EVFILT_WRITE;
-		uint32_t bits = w ? WRITE_BITS : READ_BITS;
-		m->all[w] |= bits;
+		uint32_t bits = kn->filter == EVFILT_READ ? READ_BITS : WRITE_BITS;
+		m.all |= bits;
 		if (!(kn->status & KN_DISABLED))
-			m->en[w] |= bits;
+			m.en |= bits;
 		if (kn->flags & EV_CLEAR)
-			m->clear[w] = true;
+			m.clear |= bits;
 		if ((kn->flags & EV_WAKEONE) && !(kn->status & KN_NOEXCL))
-			m->excl[w] = true;
+			m.excl |= bits;
 	}
+	return m;
 }
 
 /*
@@ -119,22 +119,22 @@ static void slot_sum(const struct kq_fdslot *s, struct slot_sum *m)
  */
 static bool slot_split(const struct slot_sum *m)
 {
-	return m->all[0] && m->all[1] && (m->clear[0] || m->clear[1]);
+	return (m->all & READ_BITS) && (m->all & WRITE_BITS) && m->clear;
 }
 
-/* The events of an entry holding knotes with these bits (0: no entry);
- * *et says whether it is edge-triggered, i.e. whether epoll will not
- * re-report its knotes' conditions by itself (KN_LEVELSRC). */
-static uint32_t entry_events(uint32_t all, uint32_t en, bool clear, bool excl,
-			     bool demoted, bool *et)
+/* The events of the entry holding the knotes of directions `dir` (0: no
+ * entry); *et says whether it is edge-triggered, i.e. whether epoll will
+ * not re-report its knotes' conditions by itself (KN_LEVELSRC). */
+static uint32_t entry_events(const struct slot_sum *m, uint32_t dir, bool demoted, bool *et)
 {
-	*et = clear || !en || demoted;
+	uint32_t all = m->all & dir, en = m->en & dir;
+	*et = (m->clear & dir) || !en || demoted;
 	if (!all)
 		return 0;
 	uint32_t ev = *et ? (all | EPOLLET) : en;
 	/* EV_WAKEONE: one waiter per event among the epoll sets holding the
 	 * fd.  Such an entry accepts no EPOLLRDHUP (read_event polls for it) */
-	if (excl)
+	if (m->excl & dir)
 		ev = (ev & ~EPOLLRDHUP) | EPOLLEXCLUSIVE;
 	return ev;
 }
@@ -243,21 +243,13 @@ static int entry_sync(int epfd, int fd, uint64_t tag, bool had, uint8_t oldst,
 static int slot_sync(struct kqueue *kq, struct kq_fdslot *s, int fd, struct knote *kn,
 		     bool excl)
 {
-	struct slot_sum m;
-	slot_sum(s, &m);
-	excl = excl || m.excl[0] || m.excl[1];
+	struct slot_sum m = slot_sum(s);
+	excl = excl || m.excl;
 	bool split = slot_split(&m);
 	bool demoted = (s->state & SLOT_DEMOTED) != 0;
 	bool met, wet = false;
-	uint32_t mev, wev = 0;
-	if (split) {
-		mev = entry_events(m.all[0], m.en[0], m.clear[0], m.excl[0], demoted, &met);
-		wev = entry_events(m.all[1], m.en[1], m.clear[1], m.excl[1], demoted, &wet);
-	} else {
-		mev = entry_events(m.all[0] | m.all[1], m.en[0] | m.en[1],
-				   m.clear[0] || m.clear[1], m.excl[0] || m.excl[1],
-				   demoted, &met);
-	}
+	uint32_t mev = entry_events(&m, split ? READ_BITS : READ_BITS | WRITE_BITS, demoted, &met);
+	uint32_t wev = split ? entry_events(&m, WRITE_BITS, demoted, &wet) : 0;
 	for (struct knote *o = s->head; o; o = o->link) {
 		if (!IS_RW(o))
 			continue;
