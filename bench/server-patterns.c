@@ -47,8 +47,13 @@
  * The kevent servers use close() (libkq's); the epoll servers close with
  * the raw system call (bench_raw_close).
  *
+ * A third variant, floor, is the epoll server plus one ioctl(FIONREAD) on
+ * each returned event's descriptor: the least a kqueue on Linux pays for
+ * the exact `data` FreeBSD reports.  It is measured like the others and
+ * shows how much of kevent's CPU is the count and how much is libkq.
+ *
  * CPU per request: the server's getrusage(RUSAGE_SELF) (user + system) over
- * a block divided by its requests.  The two variants take turns in rotating
+ * a block divided by its requests.  The variants take turns in rotating
  * order (bench_turn), --blocks blocks each (11; quick: 2) after a warm-up
  * block each; a variant's figure is the median over its blocks.
  *
@@ -79,11 +84,12 @@
  * kevent record (the query FreeBSD's exact `data` may need on Linux).
  *
  * Output, per pattern and variant:
- *   server-patterns pattern=<p> variant=<kevent|epoll> cpu_us_per_req=<x>
+ *   server-patterns pattern=<p> variant=<kevent|epoll|floor> cpu_us_per_req=<x>
  *       user_us_per_req= sys_us_per_req= vs_epoll=<cpu / epoll's cpu>
  *       syscalls_per_req= events_per_req= method= cpu_iqr_pct= ...
  * per pattern
  *   server-patterns-pattern pattern=<p> cpu_ratio= cpu_ratio_paired=
+ *       cpu_vs_floor=<kevent / floor> floor_syscalls_per_req=
  *       kevent_syscalls_per_req= epoll_syscalls_per_req= syscall_limit=
  *       extra_syscalls_per_req=<kevent - epoll> syscalls_met=<yes|no|na>
  *       fewer_than_epoll=<yes|no|na> method=
@@ -129,8 +135,8 @@
 enum { P_KEEPALIVE, P_CONN, P_READD, P_DISABLE, P_PROXY, P_UDP, NP };
 static const char *const pname[NP] = { "keepalive", "conn", "readd", "disable", "proxy",
 				       "udp" };
-enum { V_KEVENT, V_EPOLL, NV };
-static const char *const vname[NV] = { "kevent", "epoll" };
+enum { V_KEVENT, V_EPOLL, V_FLOOR, NV };
+static const char *const vname[NV] = { "kevent", "epoll", "floor" };
 enum { M_NONE, M_PERF, M_PTRACE };
 static const char *const mname[] = { "none", "perf", "ptrace" };
 
@@ -788,6 +794,7 @@ struct server {
 	unsigned char *connecting; /* per backend fd */
 	char (*req)[REQ_BYTES];   /* per fd: the request */
 	long served, target, nconnect, events;
+	int floor;   /* the epoll server asks FIONREAD for every event */
 	int pat, kq, ep;
 	struct kevent chg[CHG_MAX];
 	int nchg;
@@ -1086,8 +1093,13 @@ static void serve_epoll(struct server *s)
 			bench_fail("server: epoll_wait returned %d (%s)", r,
 				   r < 0 ? strerror(errno) : "");
 		s->events += r;
-		for (int j = 0; j < r; j++)
+		for (int j = 0; j < r; j++) {
+			if (s->floor) {
+				int q;
+				(void)ioctl(evs[j].data.fd, FIONREAD, &q);
+			}
 			epoll_one(s, evs[j].data.fd, evs[j].events);
+		}
 	}
 }
 
@@ -1135,6 +1147,7 @@ static struct result block(struct server *s, int p, int v, long reqs, int count)
 			ep_ctl(s, EPOLL_CTL_ADD, fds[i], EPOLLIN);
 	}
 	s->pat = p;
+	s->floor = v == V_FLOOR;
 	s->served = s->nconnect = s->events = 0;
 	s->target = reqs;
 
@@ -1237,6 +1250,7 @@ static struct outcome measure(struct server *s, int p, long blocks, long reqs, l
 	for (int v = 0; v < NV; v++)
 		med[v] = bench_median(cpu[v], nb);
 	o.cpu_ratio = med[V_KEVENT] / med[V_EPOLL];
+	double vs_floor = med[V_KEVENT] / med[V_FLOOR];
 	for (int v = 0; v < NV; v++) {
 		char sc[32] = "na", ev[32] = "na";
 		if (o.counted) {
@@ -1255,11 +1269,13 @@ static struct outcome measure(struct server *s, int p, long blocks, long reqs, l
 	if (o.counted) {
 		double lim = o.sys_per_req[V_EPOLL] + o.ev_per_req[V_KEVENT];
 		printf("server-patterns-pattern pattern=%s cpu_ratio=%.3f cpu_ratio_paired=%.3f "
+		       "cpu_vs_floor=%.3f floor_syscalls_per_req=%.3f "
 		       "kevent_syscalls_per_req=%.3f epoll_syscalls_per_req=%.3f "
 		       "kevent_events_per_req=%.3f epoll_events_per_req=%.3f syscall_limit=%.3f "
 		       "extra_syscalls_per_req=%.3f syscalls_met=%s fewer_than_epoll=%s "
 		       "method=%s\n",
-		       pname[p], o.cpu_ratio, bench_median(paired, nb), o.sys_per_req[V_KEVENT],
+		       pname[p], o.cpu_ratio, bench_median(paired, nb), vs_floor,
+		       o.sys_per_req[V_FLOOR], o.sys_per_req[V_KEVENT],
 		       o.sys_per_req[V_EPOLL], o.ev_per_req[V_KEVENT], o.ev_per_req[V_EPOLL], lim,
 		       o.sys_per_req[V_KEVENT] - o.sys_per_req[V_EPOLL],
 		       o.sys_per_req[V_KEVENT] <= lim + 0.0005 ? "yes" : "no",
@@ -1267,9 +1283,10 @@ static struct outcome measure(struct server *s, int p, long blocks, long reqs, l
 		       mname[method]);
 	} else {
 		printf("server-patterns-pattern pattern=%s cpu_ratio=%.3f cpu_ratio_paired=%.3f "
+		       "cpu_vs_floor=%.3f floor_syscalls_per_req=na "
 		       "kevent_syscalls_per_req=na epoll_syscalls_per_req=na syscall_limit=na "
 		       "syscalls_met=na fewer_than_epoll=na method=none\n",
-		       pname[p], o.cpu_ratio, bench_median(paired, nb));
+		       pname[p], o.cpu_ratio, bench_median(paired, nb), vs_floor);
 	}
 	if (o.counted && method == M_PTRACE && opt_breakdown) {
 		for (int v = 0; v < NV; v++)
