@@ -274,13 +274,19 @@ int  kq_pending_count(struct kqueue *kq);
 /* mux/epoll.c */
 int  kq_epoll_wait(int epfd, struct epoll_event *evs, int n, int64_t timeout_ns);
 
-/* mux/uring.c: many sockets' SIOCINQ in one system call */
+/* mux/uring.c: many sockets' counts in one system call */
 #define KQ_URING_MAX 64
+enum { KQ_UQ_INQ, KQ_UQ_OUTQ, KQ_UQ_SNDBUF };
+struct kq_uring_q {
+	int fd;
+	int op;   /* KQ_UQ_* */
+};
 bool kq_uring_usable(void);
 struct kq_uring *kq_uring_new(void);
 void kq_uring_free(struct kq_uring *r);
-int  kq_uring_inq(struct kq_uring *r, const int *fds, int *out, unsigned n);
+int  kq_uring_ask(struct kq_uring *r, const struct kq_uring_q *q, int *out, unsigned n);
 void kq_fd_prefetch(struct kqueue *kq, int nevents);   /* filter/fd.c */
+void kq_fd_prefetch_reports(struct kqueue *kq, const struct epoll_event *evs, int n);
 
 /* fork.c, and the pieces it calls */
 void kq_fork_prepare_kqueues(void);

@@ -46,6 +46,7 @@ static void kq_process_wrset(struct kqueue *kq)
 static void kq_process(struct kqueue *kq, const struct epoll_event *evs, int n)
 {
 	kq->nreports += (unsigned)n;
+	kq_fd_prefetch_reports(kq, evs, n);
 	for (int i = 0; i < n; i++) {
 		uint64_t tag = evs[i].data.u64;
 		/* descriptor entries first: bit 31 of their low word is clear

@@ -56,9 +56,11 @@ __attribute__((constructor)) static void fd_exact_eof_env(void)
 #define SLOT_WET     0x80   /* ... and it is edge-triggered */
 
 #define FPRIV_WATCHED KQ_FPRIV_FILE_WATCHED
-/* A TCP READ knote's data holds its SIOCINQ answer from this call's batch
- * (kq_fd_prefetch); TCP READ knotes use fpriv for nothing else. */
+/* A TCP READ knote's data holds its SIOCINQ answer, a TCP WRITE knote's
+ * its send space, from this call's batch (kq_fd_prefetch); TCP READ and
+ * WRITE knotes use fpriv for nothing else. */
 #define FPRIV_INQ     0x02
+#define FPRIV_SPACE   0x04
 
 #define READ_BITS   (EPOLLIN | EPOLLRDHUP)
 /* EVFILT_VNODE knotes share the fd's knote list but not its epoll entry */
@@ -582,64 +584,180 @@ static int inq_of(struct knote *kn, int fd, int64_t *n)
 	return kq_fd_inq(fd, n);
 }
 
+/* The same for a socket WRITE knote's send space. */
+static int space_of(struct knote *kn, int fd, int64_t *n)
+{
+	if (kn->fpriv & FPRIV_SPACE) {
+		kn->fpriv &= ~FPRIV_SPACE;
+		*n = kn->data;
+		return 0;
+	}
+	return kq_sock_space(fd, n);
+}
+
 /*
- * Before a delivery: the TCP READ knotes about to be evaluated get their
- * counts in one io_uring submission when there are enough of them to pay
- * for it (mux/uring.c; bench/uring-queries: from about 4 on).  A knote
- * the batch did not answer asks by ioctl as usual.
+ * Batched counts.  The TCP READ and WRITE knotes about to be evaluated get
+ * their counts in one io_uring submission when there are enough of them to
+ * pay for it (mux/uring.c; bench/uring-queries: from about 4 knotes on, a
+ * READ knote asking one question, a WRITE knote two).  Two moments
+ * evaluate many at once: a delivery (kq_fd_prefetch) and, for EV_ONESHOT
+ * knotes, which take their data when they fire, the processing of a
+ * harvest's reports (kq_fd_prefetch_reports).  A knote the batch did not
+ * answer asks by system call as usual; one it answered consumes the
+ * answer at its very next evaluation, in the same kevent() call.
  */
 #define PREFETCH_MIN 4
 
-/* One submission's worth (at most KQ_URING_MAX) of candidates from *pos on;
- * *pos, *budget and *room move past what was looked at. */
-static unsigned prefetch_gather(struct kqueue *kq, struct knote **pos, unsigned *budget,
-				int *room, struct knote **cand, int *fds)
+struct prefetch {
+	struct knote     *kn[KQ_URING_MAX];
+	struct kq_uring_q q[KQ_URING_MAX];   /* a WRITE knote's two are adjacent */
+	int               out[KQ_URING_MAX];
+	unsigned          nkn, nq;
+};
+
+/* The kind is learned here if need be: the evaluation that follows would
+ * learn it anyway (and a birth makes that free). */
+static bool batchable(struct kqueue *kq, const struct knote *kn)
 {
-	unsigned n = 0;
-	struct knote *kn = *pos;
-	for (; kn && *budget && n < KQ_URING_MAX && *room > 0; kn = kn->qnext) {
-		--*budget;
-		--*room;
-		if (kn->filter != EVFILT_READ || (kn->status & (KN_DISABLED | KN_SNAPSHOT)))
-			continue;
-		struct kq_fdslot *s = slot_of(kq, kn);
-		if (!s || s->kind != KQ_FD_TCP || (s->state & SLOT_NOPOLL))
-			continue;
-		cand[n] = kn;
-		fds[n++] = (int)kn->ident;
-	}
-	*pos = kn;
-	return n;
+	if (!IS_RW(kn) || (kn->status & (KN_DISABLED | KN_SNAPSHOT)))
+		return false;
+	struct kq_fdslot *s = slot_of(kq, kn);
+	return s && !(s->state & SLOT_NOPOLL) && ensure_kind(s, (int)kn->ident) == KQ_FD_TCP;
 }
 
-void kq_fd_prefetch(struct kqueue *kq, int nevents)
+static bool prefetch_full(const struct prefetch *b, const struct knote *kn)
 {
-	struct knote *cand[KQ_URING_MAX];
-	int fds[KQ_URING_MAX], out[KQ_URING_MAX];
-	unsigned budget = kq->qcount;
-	struct knote *pos = kq->qhead;
-	if (budget < PREFETCH_MIN || !kq_uring_usable())
-		return;
-	/* A harvest larger than the ring goes in several submissions, each
-	 * still far cheaper than its ioctls. */
-	for (;;) {
-		unsigned n = prefetch_gather(kq, &pos, &budget, &nevents, cand, fds);
-		if (n < PREFETCH_MIN)
-			return;
-		if (!kq->ring && !(kq->ring = kq_uring_new()))
-			return;
-		if (kq_uring_inq(kq->ring, fds, out, n) != 0) {
+	return b->nq + 1u + (kn->filter == EVFILT_WRITE) > KQ_URING_MAX;
+}
+
+static void prefetch_add(struct prefetch *b, struct knote *kn)
+{
+	int fd = (int)kn->ident;
+	b->kn[b->nkn++] = kn;
+	if (kn->filter == EVFILT_WRITE) {
+		b->q[b->nq++] = (struct kq_uring_q){ fd, KQ_UQ_SNDBUF };
+		b->q[b->nq++] = (struct kq_uring_q){ fd, KQ_UQ_OUTQ };
+	} else {
+		b->q[b->nq++] = (struct kq_uring_q){ fd, KQ_UQ_INQ };
+	}
+}
+
+/* Hands the answers to their knotes; the space is kq_sock_space()'s. */
+static void prefetch_store(struct prefetch *b)
+{
+	for (unsigned i = 0, k = 0; i < b->nkn; i++) {
+		struct knote *kn = b->kn[i];
+		if (kn->filter == EVFILT_READ) {
+			if (b->out[k] >= 0) {
+				kn->data = b->out[k];
+				kn->fpriv |= FPRIV_INQ;
+			}
+			k++;
+			continue;
+		}
+		int buf = b->out[k], queued = b->out[k + 1];
+		if (buf >= 0 && queued >= 0) {
+			kn->data = buf > queued ? buf - queued : 0;
+			kn->fpriv |= FPRIV_SPACE;
+		}
+		k += 2;
+	}
+}
+
+/* Asks what b holds, if that pays, and empties it.  False when io_uring
+ * failed: nothing more is asked that way in this call. */
+static bool prefetch_flush(struct kqueue *kq, struct prefetch *b)
+{
+	bool ok = true;
+	if (b->nkn >= PREFETCH_MIN) {
+		if (!kq->ring && !(kq->ring = kq_uring_new())) {
+			ok = false;
+		} else if (kq_uring_ask(kq->ring, b->q, b->out, b->nq) != 0) {
 			kq_uring_free(kq->ring);
 			kq->ring = NULL;
-			return;
-		}
-		for (unsigned i = 0; i < n; i++) {
-			if (out[i] >= 0) {
-				cand[i]->data = out[i];
-				cand[i]->fpriv |= FPRIV_INQ;
-			}
+			ok = false;
+		} else {
+			prefetch_store(b);
 		}
 	}
+	b->nkn = b->nq = 0;
+	return ok;
+}
+
+/* Before a delivery: the knotes it will evaluate are the first `nevents`
+ * of the queue at most (records only come from knotes it evaluates). */
+void kq_fd_prefetch(struct kqueue *kq, int nevents)
+{
+	struct prefetch b;
+	unsigned budget = kq->qcount;
+	if (budget < PREFETCH_MIN || !kq_uring_usable())
+		return;
+	b.nkn = b.nq = 0;
+	for (struct knote *kn = kq->qhead; kn && budget-- && nevents-- > 0; kn = kn->qnext) {
+		if (!batchable(kq, kn))
+			continue;
+		if (prefetch_full(&b, kn) && !prefetch_flush(kq, &b))
+			return;
+		prefetch_add(&b, kn);
+	}
+	prefetch_flush(kq, &b);
+}
+
+/* Whether an epoll report (tag, revents) on the slot activates kn.  With
+ * READ and WRITE in separate entries (split), a report speaks for its own
+ * direction only. */
+static bool report_activates(const struct kq_fdslot *s, const struct knote *kn, uint64_t tag,
+			     uint32_t revents)
+{
+	if (!IS_RW(kn) || (kn->status & KN_DISABLED))
+		return false;
+	if (tag & TAG_WRSET) {
+		if (kn->filter != EVFILT_WRITE)
+			return false;
+	} else if ((s->state & SLOT_WEPOLL) && kn->filter != EVFILT_READ) {
+		return false;
+	}
+	uint32_t care = kn->filter == EVFILT_READ
+		? (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)
+		: (EPOLLOUT | EPOLLHUP | EPOLLERR);
+	return (revents & care) != 0;
+}
+
+/* The slot a report speaks for, or NULL when it is stale. */
+static struct kq_fdslot *report_slot(struct kqueue *kq, uint64_t tag)
+{
+	struct kq_fdslot *s = kq_fdslot(kq, (int)(uint32_t)tag, false);
+	if (!s || (s->gen & 0x7fffffff) != ((uint32_t)(tag >> 32) & 0x7fffffff))
+		return NULL;
+	return s;
+}
+
+/* Before a harvest's reports are processed: the EV_ONESHOT knotes they
+ * activate are evaluated right there (kq_activate), so they are asked for
+ * together first. */
+void kq_fd_prefetch_reports(struct kqueue *kq, const struct epoll_event *evs, int n)
+{
+	struct prefetch b;
+	if (n < PREFETCH_MIN || !kq_uring_usable())
+		return;
+	b.nkn = b.nq = 0;
+	for (int i = 0; i < n; i++) {
+		uint64_t tag = evs[i].data.u64;
+		if ((uint32_t)tag & 0x80000000u)   /* not a descriptor's entry */
+			continue;
+		struct kq_fdslot *s = report_slot(kq, tag);
+		if (!s)
+			continue;
+		for (struct knote *kn = s->head; kn; kn = kn->link) {
+			if (!(kn->flags & EV_ONESHOT) || !batchable(kq, kn) ||
+			    !report_activates(s, kn, tag, evs[i].events))
+				continue;
+			if (prefetch_full(&b, kn) && !prefetch_flush(kq, &b))
+				return;
+			prefetch_add(&b, kn);
+		}
+	}
+	prefetch_flush(kq, &b);
 }
 
 static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, uint32_t r)
@@ -790,7 +908,7 @@ static int write_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s,
 		return n >= PIPE_BUF;
 	case KQ_FD_STREAM:
 	case KQ_FD_TCP:
-		if (kq_sock_space(fd, &n) == -ENOTSOCK && reclassify(s, fd))
+		if (space_of(kn, fd, &n) == -ENOTSOCK && reclassify(s, fd))
 			return write_event(kq, kn, s, r);
 		kn->data = n;
 		/* A socket that never connected reports OUT|HUP without RDHUP;
@@ -881,8 +999,14 @@ static int fd_event(struct kqueue *kq, struct knote *kn)
 			r = s->revents;
 		} else {
 			int p = sys_poll1(fd, POLLIN | POLLOUT | POLLRDHUP);
-			if (p < 0)
+			if (p < 0) {
+				/* a batch answer must not outlive this call
+				 * (only TCP knotes get one, and there fpriv
+				 * holds nothing else) */
+				if (kind == KQ_FD_TCP)
+					kn->fpriv &= (uint8_t)~(FPRIV_INQ | FPRIV_SPACE);
 				return 0;
+			}
 			if (p & POLLNVAL) {
 				/* closed behind our back: FreeBSD's knote died
 				 * with the close (the core drops it) */
@@ -914,8 +1038,8 @@ void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents);
 void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 {
 	int fd = (int)(uint32_t)tag;
-	struct kq_fdslot *s = kq_fdslot(kq, fd, false);
-	if (!s || (s->gen & 0x7fffffff) != ((uint32_t)(tag >> 32) & 0x7fffffff)) {
+	struct kq_fdslot *s = report_slot(kq, tag);
+	if (!s) {
 		kq->nstale++;   /* see kq_scan: an orphaned entry */
 		return;
 	}
@@ -926,27 +1050,16 @@ void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 			kq->nstale++;
 		return;
 	}
-	/* With READ and WRITE in separate entries (split), a report speaks
-	 * for its own direction only: keep the other direction's bits, and
-	 * activate only the knotes of the entry that reported. */
-	short only = 0;
+	/* A split slot's report keeps the other direction's bits. */
 	uint32_t covered = ~0u;
-	if (tag & TAG_WRSET) {
-		only = EVFILT_WRITE;
+	if (tag & TAG_WRSET)
 		covered = EPOLLOUT | EPOLLHUP | EPOLLERR;
-	} else if (s->state & SLOT_WEPOLL) {
-		only = EVFILT_READ;
+	else if (s->state & SLOT_WEPOLL)
 		covered = ~(uint32_t)EPOLLOUT;
-	}
 	s->revents = (uint16_t)((s->revents & ~covered) | (revents & covered));
 	bool any = false;
 	for (struct knote *kn = s->head; kn; kn = kn->link) {
-		if (!IS_RW(kn) || (only && kn->filter != only))
-			continue;
-		uint32_t care = kn->filter == EVFILT_READ
-			? (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)
-			: (EPOLLOUT | EPOLLHUP | EPOLLERR);
-		if (!(revents & care) || (kn->status & KN_DISABLED))
+		if (!report_activates(s, kn, tag, revents))
 			continue;
 		any = true;
 		kn->status |= KN_FRESH;

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Asking many sockets for their input count in one system call.
+ * Asking many sockets for their counts in one system call.
  *
  * A harvest that finds several TCP sockets ready needs each one's queued
- * byte count (FIONREAD) for its READ knote's data.  Linux 6.7 and later
- * answer SIOCINQ as an io_uring command (IORING_OP_URING_CMD,
- * SOCKET_URING_OP_SIOCINQ), so the counts of a harvest can come from one
- * io_uring_enter() instead of one ioctl each; bench/uring-queries measures
- * where that pays.  Each kqueue gets its own small ring on first use, used
+ * byte count (FIONREAD) for a READ knote's data, and its send buffer size
+ * and unsent bytes (SO_SNDBUF, SIOCOUTQ) for a WRITE knote's.  Linux 6.7
+ * and later answer SIOCINQ, SIOCOUTQ and SOL_SOCKET getsockopt as io_uring
+ * commands (IORING_OP_URING_CMD, SOCKET_URING_OP_*), so the counts of a
+ * harvest can come from one io_uring_enter() instead of one call each;
+ * bench/uring-queries measures where that pays.  Each kqueue gets its own small ring on first use, used
  * under the kqueue's lock only.  Where io_uring is missing, forbidden
  * (kernel.io_uring_disabled, seccomp) or too old for the command, the first
  * refusal turns the batching off for the process and every count comes from
@@ -35,6 +36,8 @@
 #endif
 #ifndef SOCKET_URING_OP_SIOCINQ
 #define SOCKET_URING_OP_SIOCINQ 0   /* Linux 6.7 uapi; older headers lack it */
+#define SOCKET_URING_OP_SIOCOUTQ 1
+#define SOCKET_URING_OP_GETSOCKOPT 2
 #endif
 
 #define RING_ENTRIES KQ_URING_MAX
@@ -48,6 +51,7 @@ struct kq_uring {
 	_Atomic uint32_t *sq_tail, *cq_head, *cq_tail;
 	struct io_uring_cqe *cqes;
 	uint32_t sq_mask, cq_mask;
+	int optval[RING_ENTRIES];   /* getsockopt answers, by submission slot */
 };
 
 /* 1: allowed so far; 0: refused once, for the whole process */
@@ -128,13 +132,26 @@ struct kq_uring *kq_uring_new(void)
 	return r;
 }
 
+/* A SOL_SOCKET getsockopt of an int into r->optval[i].  The 6.7 uapi
+ * overlays level and optname on `addr` (level first), optlen on
+ * `file_index` and optval on `addr3`; older headers have only those names. */
+static void prep_getsockopt(struct kq_uring *r, struct io_uring_sqe *sqe, unsigned i, int name)
+{
+	uint32_t level = SOL_SOCKET, optname = (uint32_t)name;
+	sqe->cmd_op = SOCKET_URING_OP_GETSOCKOPT;
+	memcpy((char *)&sqe->addr, &level, sizeof level);
+	memcpy((char *)&sqe->addr + sizeof level, &optname, sizeof optname);
+	sqe->file_index = sizeof(int);
+	sqe->addr3 = (uint64_t)(uintptr_t)&r->optval[i];
+}
+
 /*
- * out[i] = the SIOCINQ answer for fds[i] (>= 0), or -errno for that socket.
- * Returns 0 when every answer came (some may be errors), -errno when the
- * ring failed (then out[] means nothing and the ring is retired: the caller
- * frees it and asks by ioctl).
+ * out[i] = the answer to q[i] (>= 0), or -errno for that one.  Returns 0
+ * when every answer came (some may be errors), -errno when the ring failed
+ * (then out[] means nothing and the ring is retired: the caller frees it
+ * and asks by system call).
  */
-int kq_uring_inq(struct kq_uring *r, const int *fds, int *out, unsigned n)
+int kq_uring_ask(struct kq_uring *r, const struct kq_uring_q *q, int *out, unsigned n)
 {
 	if (n == 0 || n > RING_ENTRIES)
 		return -EINVAL;
@@ -143,9 +160,19 @@ int kq_uring_inq(struct kq_uring *r, const int *fds, int *out, unsigned n)
 		struct io_uring_sqe *sqe = &r->sqes[(tail + i) & r->sq_mask];
 		memset(sqe, 0, sizeof *sqe);
 		sqe->opcode = IORING_OP_URING_CMD;
-		sqe->fd = fds[i];
-		sqe->cmd_op = SOCKET_URING_OP_SIOCINQ;
+		sqe->fd = q[i].fd;
 		sqe->user_data = i;
+		switch (q[i].op) {
+		case KQ_UQ_INQ:
+			sqe->cmd_op = SOCKET_URING_OP_SIOCINQ;
+			break;
+		case KQ_UQ_OUTQ:
+			sqe->cmd_op = SOCKET_URING_OP_SIOCOUTQ;
+			break;
+		default:
+			prep_getsockopt(r, sqe, i, SO_SNDBUF);
+			break;
+		}
 		out[i] = -EAGAIN;
 	}
 	atomic_store_explicit(r->sq_tail, tail + n, memory_order_release);
@@ -161,7 +188,11 @@ int kq_uring_inq(struct kq_uring *r, const int *fds, int *out, unsigned n)
 	for (; head != ctail; head++) {
 		const struct io_uring_cqe *c = &r->cqes[head & r->cq_mask];
 		if (c->user_data < n) {
-			out[c->user_data] = c->res;
+			unsigned i = (unsigned)c->user_data;
+			/* a getsockopt answers with the length; the value is in
+			 * optval */
+			out[i] = q[i].op == KQ_UQ_SNDBUF && c->res >= 0 ?
+				 (c->res == (int)sizeof(int) ? r->optval[i] : -EIO) : c->res;
 			seen++;
 		}
 	}
