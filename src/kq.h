@@ -162,6 +162,8 @@ struct kqueue {
 
 	struct kq_vnodes  *vnodes;   /* inotify for VNODE and file READ, or NULL */
 	struct kq_uring   *ring;     /* batched socket counts (mux/uring.c), or NULL */
+	bool               fd_oneshot; /* an EV_ONESHOT READ/WRITE knote was ever
+					* added (kq_fd_prefetch_reports) */
 	struct kq_timers  *timers;   /* EVFILT_TIMER: one timerfd + heap, or NULL */
 	struct kq_sigs    *sigs;     /* EVFILT_SIGNAL knotes of this kqueue, or NULL */
 	struct kq_procs   *procs;    /* EVFILT_PROC: pidfd slots, connector, or NULL */

@@ -129,6 +129,7 @@ int kq_create(int flags)
 	kq->defer_arm = false;
 	kq->vnodes = NULL;
 	kq->ring = NULL;
+	kq->fd_oneshot = false;
 	kq->wrfd = -1;
 	kq->timers = NULL;
 	kq->sigs = NULL;

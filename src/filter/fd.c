@@ -391,6 +391,8 @@ static int fd_attach(struct kqueue *kq, struct knote *kn)
 	int fd = (int)kn->ident;
 	struct kq_fdslot *s = slot_of(kq, kn);
 	kn->fpriv = 0;
+	if (kn->flags & EV_ONESHOT)
+		kq->fd_oneshot = true;
 	if (s->head == kn && !kn->link && (s->state & SLOT_EPOLL)) {
 		/* the slot was parked: the arm's MOD checks the entry is still
 		 * this number's file; an exclusive entry is made afresh */
@@ -738,7 +740,8 @@ static struct kq_fdslot *report_slot(struct kqueue *kq, uint64_t tag)
 void kq_fd_prefetch_reports(struct kqueue *kq, const struct epoll_event *evs, int n)
 {
 	struct prefetch b;
-	if (n < PREFETCH_MIN || !kq_uring_usable())
+	/* a kqueue that never had a one-shot knote skips the look */
+	if (!kq->fd_oneshot || n < PREFETCH_MIN || !kq_uring_usable())
 		return;
 	b.nkn = b.nq = 0;
 	for (int i = 0; i < n; i++) {
