@@ -52,11 +52,18 @@ __attribute__((constructor)) static void kq_epoll_probe_env(void)
  * of the wait.  A timeout no longer than the wake-up latency is polled
  * throughout: a sleep would end later than the poll and cost the thread
  * more CPU than polling for that long.
+ *
+ * A polled wait learns nothing, so a latency learned during a burst of
+ * load would keep every such timeout polling (a whole CPU for a loop of
+ * 100 us waits) long after the burst.  One wait in RESAMPLE of those
+ * sleeps anyway, and what it shows counts for half of the new latency.
  */
 #define LEAD_SHARE 16
 #define LAG_MIN 1000
 #define LAG_MAX 200000
+#define RESAMPLE 64
 static _Atomic int64_t wake_lag_ns = 20000;
+static atomic_uint polled_waits;
 
 static int64_t mono_ns(void)
 {
@@ -137,12 +144,15 @@ static int short_wait(int epfd, struct epoll_event *evs, int n, int64_t timeout_
 	int64_t start = mono_ns(), deadline = start + timeout_ns;
 	int64_t lag = atomic_load_explicit(&wake_lag_ns, memory_order_relaxed);
 	int64_t lead = timeout_ns / LEAD_SHARE < lag ? timeout_ns / LEAD_SHARE : lag;
-	if (timeout_ns > lag) {
+	bool sample = timeout_ns <= lag &&
+		      atomic_fetch_add_explicit(&polled_waits, 1, memory_order_relaxed) %
+		      RESAMPLE == RESAMPLE - 1;
+	if (timeout_ns > lag || sample) {
 		int r = pwait2_sleep(epfd, evs, n, timeout_ns - lead, true);
 		if (r != 0)
 			return r;
 		int64_t late = mono_ns() - (deadline - lead);
-		lag += (late - lag) / 8;
+		lag += (late - lag) / (sample ? 2 : 8);
 		lag = lag < LAG_MIN ? LAG_MIN : lag > LAG_MAX ? LAG_MAX : lag;
 		atomic_store_explicit(&wake_lag_ns, lag, memory_order_relaxed);
 	}
