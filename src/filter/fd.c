@@ -752,8 +752,10 @@ void kq_fd_prefetch_reports(struct kqueue *kq, const struct epoll_event *evs, in
 		if (!s)
 			continue;
 		for (struct knote *kn = s->head; kn; kn = kn->link) {
-			if (!(kn->flags & EV_ONESHOT) || !batchable(kq, kn) ||
-			    !report_activates(s, kn, tag, evs[i].events))
+			/* batchable() last: it may learn the kind, which only
+			 * a knote about to be evaluated should pay for */
+			if (!(kn->flags & EV_ONESHOT) ||
+			    !report_activates(s, kn, tag, evs[i].events) || !batchable(kq, kn))
 				continue;
 			if (prefetch_full(&b, kn) && !prefetch_flush(kq, &b))
 				return;
