@@ -44,69 +44,8 @@ build=$work/build
 churn=$work/levent-churn
 mkdir -p "$work" || exit 1
 
-say() { printf 'libevent: %s\n' "$*"; }
-skip() { say "SKIP: $*"; exit 77; }
-die() { say "FAIL: $*"; exit 1; }
-
-is_root() { [ "$(id -u)" = 0 ]; }
-
-apt_install() {
-	say "installing $* (Debian packages)"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@" \
-		>"$work/apt-install.log" 2>&1
-}
-
-# deb-src entries mirroring the Debian deb entries configured (deb822
-# debian.sources, or one-line sources.list), so apt-get source uses the
-# same archive and suites.
-add_deb_src() {
-	f=/etc/apt/sources.list.d/libkq-integration-deb-src.sources
-	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
-		sed -n 's/^Types:.*\bdeb\b.*$/Types: deb-src/p; /^Types:/!p' \
-			/etc/apt/sources.list.d/debian.sources >"$f"
-	elif [ -f /etc/apt/sources.list ] && grep -q '^deb ' /etc/apt/sources.list; then
-		f=/etc/apt/sources.list.d/libkq-integration-deb-src.list
-		sed -n 's/^deb /deb-src /p' /etc/apt/sources.list >"$f"
-	else
-		codename=$( . /etc/os-release 2>/dev/null; echo "${VERSION_CODENAME:-}")
-		[ -n "$codename" ] || return 1
-		printf 'deb-src http://deb.debian.org/debian %s main\n' "$codename" \
-			>/etc/apt/sources.list.d/libkq-integration-deb-src.list
-	fi
-	say "added deb-src entries ($f)"
-}
-
-have_src_index() { apt-cache showsrc libevent 2>/dev/null | grep -q '^Package: libevent'; }
-
-# The unpacked source, fetched once: WORKDIR/source/.complete marks it.
-fetch() {
-	[ -f "$src/.complete" ] && return 0
-	command -v apt-get >/dev/null 2>&1 || skip "no apt-get: cannot obtain Debian's libevent source"
-	if ! command -v dpkg-source >/dev/null 2>&1; then
-		is_root || skip "dpkg-dev is not installed and this is not root: cannot run apt-get source"
-		apt_install dpkg-dev || skip "cannot install dpkg-dev (see $work/apt-install.log)"
-	fi
-	if ! have_src_index; then
-		is_root || skip "no deb-src index for libevent and not root to add one"
-		if ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-			add_deb_src || skip "cannot work out a deb-src entry for this system"
-		fi
-		say "apt-get update"
-		apt-get update >"$work/apt-update.log" 2>&1
-		have_src_index || skip "apt-get update gave no source index for libevent (see $work/apt-update.log)"
-	fi
-	rm -rf "$work/fetch" && mkdir -p "$work/fetch" || exit 1
-	say "apt-get source libevent"
-	if ! (cd "$work/fetch" && apt-get source libevent) >"$work/apt-source.log" 2>&1; then
-		tail -5 "$work/apt-source.log"
-		skip "apt-get source libevent failed (see $work/apt-source.log)"
-	fi
-	dir=$(find "$work/fetch" -mindepth 1 -maxdepth 1 -type d -name 'libevent-*' | head -1)
-	[ -n "$dir" ] && [ -f "$dir/kqueue.c" ] || skip "apt-get source gave no libevent tree"
-	rm -rf "$src" && mv "$dir" "$src" || exit 1
-	ls "$work/fetch" | sed -n 's/\.dsc$//p' >"$src/.complete"
-	rm -rf "$work/fetch"
-}
+who=libevent
+. "$here/debsrc.sh"
 
 # libevent's CMake build: kqueue probed and compiled against libkq.
 #  * -I SRCDIR/include makes <sys/event.h> libkq's; CMAKE_REQUIRED_LIBRARIES
@@ -122,7 +61,7 @@ fetch() {
 #    would.
 # No file of libevent is changed.
 build_levent() {
-	fetch
+	fetch_source libevent kqueue.c
 	if ! command -v python3 >/dev/null 2>&1; then
 		is_root || die "libevent's CMake build needs python3 for regress"
 		apt_install python3-minimal || die "cannot install python3-minimal"
@@ -186,18 +125,6 @@ build_levent() {
 		die "levent-churn links libkq directly"
 	fi
 	say "ready: $(cat "$src/.complete"), kqueue backend on $libkq"
-}
-
-# Backend environments: only the wanted backend is left to libevent.
-backend_env() {
-	unset EVENT_NOKQUEUE EVENT_NOEPOLL EVENT_NOPOLL EVENT_NOSELECT \
-	      EVENT_NOEVPORT EVENT_NODEVPOLL EVENT_NOWIN32 EVENT_SHOW_METHOD \
-	      EVENT_EPOLL_USE_CHANGELIST EVENT_PRECISE_TIMER
-	export EVENT_NOPOLL=1 EVENT_NOSELECT=1 EVENT_NOEVPORT=1 EVENT_NODEVPOLL=1
-	case $1 in
-	kqueue) export EVENT_NOEPOLL=1 ;;
-	epoll)  export EVENT_NOKQUEUE=1 ;;
-	esac
 }
 
 check_method() {

@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# debsrc.sh: sourced by the integration scripts.  Getting a Debian source
+# package (deb-src entries and dpkg-dev added when missing, as root) and
+# leaving libevent one backend.  The caller sets who (the name its
+# messages start with), work (its cache directory) and src (where the
+# source goes).
+
+say() { printf '%s: %s\n' "$who" "$*"; }
+skip() { say "SKIP: $*"; exit 77; }
+die() { say "FAIL: $*"; exit 1; }
+
+is_root() { [ "$(id -u)" = 0 ]; }
+
+apt_install() {
+	say "installing $* (Debian packages)"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@" \
+		>"$work/apt-install.log" 2>&1
+}
+
+# deb-src entries mirroring the Debian deb entries configured (deb822
+# debian.sources, or one-line sources.list), so apt-get source uses the
+# same archive and suites.
+add_deb_src() {
+	f=/etc/apt/sources.list.d/libkq-integration-deb-src.sources
+	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+		sed -n 's/^Types:.*\bdeb\b.*$/Types: deb-src/p; /^Types:/!p' \
+			/etc/apt/sources.list.d/debian.sources >"$f"
+	elif [ -f /etc/apt/sources.list ] && grep -q '^deb ' /etc/apt/sources.list; then
+		f=/etc/apt/sources.list.d/libkq-integration-deb-src.list
+		sed -n 's/^deb /deb-src /p' /etc/apt/sources.list >"$f"
+	else
+		codename=$( . /etc/os-release 2>/dev/null; echo "${VERSION_CODENAME:-}")
+		[ -n "$codename" ] || return 1
+		printf 'deb-src http://deb.debian.org/debian %s main\n' "$codename" \
+			>/etc/apt/sources.list.d/libkq-integration-deb-src.list
+	fi
+	say "added deb-src entries ($f)"
+}
+
+have_src_index() { apt-cache showsrc "$1" 2>/dev/null | grep -q "^Package: $1\$"; }
+
+# fetch_source PKG FILE: Debian's source of PKG unpacked into $src, fetched
+# once ($src/.complete marks it, and names the version); FILE is a file the
+# tree must have.
+fetch_source() {
+	pkg=$1
+	[ -f "$src/.complete" ] && return 0
+	command -v apt-get >/dev/null 2>&1 || skip "no apt-get: cannot obtain Debian's $pkg source"
+	if ! command -v dpkg-source >/dev/null 2>&1; then
+		is_root || skip "dpkg-dev is not installed and this is not root: cannot run apt-get source"
+		apt_install dpkg-dev || skip "cannot install dpkg-dev (see $work/apt-install.log)"
+	fi
+	if ! have_src_index "$pkg"; then
+		is_root || skip "no deb-src index for $pkg and not root to add one"
+		if ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+			add_deb_src || skip "cannot work out a deb-src entry for this system"
+		fi
+		say "apt-get update"
+		apt-get update >"$work/apt-update.log" 2>&1
+		have_src_index "$pkg" || skip "apt-get update gave no source index for $pkg (see $work/apt-update.log)"
+	fi
+	rm -rf "$work/fetch" && mkdir -p "$work/fetch" || exit 1
+	say "apt-get source $pkg"
+	if ! (cd "$work/fetch" && apt-get source "$pkg") >"$work/apt-source.log" 2>&1; then
+		tail -5 "$work/apt-source.log"
+		skip "apt-get source $pkg failed (see $work/apt-source.log)"
+	fi
+	dir=$(find "$work/fetch" -mindepth 1 -maxdepth 1 -type d -name "$pkg-*" | head -1)
+	[ -n "$dir" ] && [ -f "$dir/$2" ] || skip "apt-get source gave no $pkg tree"
+	rm -rf "$src" && mv "$dir" "$src" || exit 1
+	ls "$work/fetch" | sed -n 's/\.dsc$//p' >"$src/.complete"
+	rm -rf "$work/fetch"
+}
+
+# Backend environments: only the wanted backend is left to libevent.
+backend_env() {
+	unset EVENT_NOKQUEUE EVENT_NOEPOLL EVENT_NOPOLL EVENT_NOSELECT \
+	      EVENT_NOEVPORT EVENT_NODEVPOLL EVENT_NOWIN32 EVENT_SHOW_METHOD \
+	      EVENT_EPOLL_USE_CHANGELIST EVENT_PRECISE_TIMER
+	export EVENT_NOPOLL=1 EVENT_NOSELECT=1 EVENT_NOEVPORT=1 EVENT_NODEVPOLL=1
+	case $1 in
+	kqueue) export EVENT_NOEPOLL=1 ;;
+	epoll)  export EVENT_NOKQUEUE=1 ;;
+	esac
+}
