@@ -4,9 +4,10 @@
 # source package is built against the libevent that libevent.sh builds
 # with its kqueue backend on libkq, so every worker thread's event base is
 # a kqueue of libkq's.  memcached's suite (t/*.t, run by prove, each test
-# starting its own memcached) then runs with libevent forced onto kqueue;
-# a test that fails there is run again on epoll, and the run passes iff
-# every kqueue failure also fails on epoll.
+# starting its own memcached) then runs with libevent forced onto kqueue.
+# A test that fails there is run again on kqueue (some are timed), and one
+# that fails twice is run on epoll: the run passes iff every such test also
+# fails on epoll.
 #
 # usage: sh memcached.sh SRCDIR LIBKQ CC WORKDIR LEVENT_WORKDIR
 #   SRCDIR          libkq's source tree
@@ -98,38 +99,54 @@ check_method() {
 	say "memcached's event bases with the $1 environment: $got"
 }
 
-# prove over FILES on backend B; the failing files go to WORKDIR/fail-B.
+# run_suite NAME B FILES: prove over FILES on backend B; the failing files
+# go to WORKDIR/fail-NAME.
 run_suite() {
-	b=$1
-	shift
-	log=$work/suite-$b.log
+	name=$1
+	b=$2
+	shift 2
+	log=$work/suite-$name.log
 	t0=$(date +%s)
 	(backend_env "$b"; cd "$src" && exec timeout -k 10 500 prove -j2 "$@") >"$log" 2>&1
 	rc=$?
-	sed -n 's/^\(t\/[^ ]*\.t\) .*(Wstat.*/\1/p' "$log" | sort -u >"$work/fail-$b"
-	if [ $rc != 0 ] && [ ! -s "$work/fail-$b" ]; then
+	sed -n 's/^\(t\/[^ ]*\.t\) .*(Wstat.*/\1/p' "$log" | sort -u >"$work/fail-$name"
+	if [ $rc != 0 ] && [ ! -s "$work/fail-$name" ]; then
 		tail -20 "$log"
 		die "prove on $b ended with status $rc and named no failing test (see $log)"
 	fi
-	say "$b: $(sed -n 's/^Files=\([0-9]*\), Tests=\([0-9]*\).*/\1 files, \2 tests/p' "$log")" \
-	    "in $(( $(date +%s) - t0 )) s, $(wc -l <"$work/fail-$b") failing"
+	say "$name ($b): $(sed -n 's/^Files=\([0-9]*\), Tests=\([0-9]*\).*/\1 files, \2 tests/p' "$log")" \
+	    "in $(( $(date +%s) - t0 )) s, $(wc -l <"$work/fail-$name") failing"
 }
 
 build_memcached
 check_method kqueue
 check_method epoll
-run_suite kqueue t/
+run_suite kqueue kqueue t/
 if [ ! -s "$work/fail-kqueue" ]; then
 	say "PASS: memcached's suite passes on kqueue"
 	exit 0
 fi
 say "failing on kqueue:"
 sed 's/^/    /' "$work/fail-kqueue"
+# Some of the suite's tests are timed (expirations, idle timeouts): a
+# failure counts only if it fails again on kqueue and not on epoll; one
+# that passes when run again is named, as a warning.
 # shellcheck disable=SC2046
-run_suite epoll $(cat "$work/fail-kqueue")
-comm -23 "$work/fail-kqueue" "$work/fail-epoll" >"$work/kqueue-only"
+run_suite kqueue-again kqueue $(cat "$work/fail-kqueue")
+comm -23 "$work/fail-kqueue" "$work/fail-kqueue-again" >"$work/kqueue-flaky"
+if [ -s "$work/kqueue-flaky" ]; then
+	say "WARNING: failed on kqueue once, passed when run again:"
+	sed 's/^/    /' "$work/kqueue-flaky"
+fi
+if [ ! -s "$work/fail-kqueue-again" ]; then
+	say "PASS: memcached's suite passes on kqueue (on a second run for the tests above)"
+	exit 0
+fi
+# shellcheck disable=SC2046
+run_suite epoll epoll $(cat "$work/fail-kqueue-again")
+comm -23 "$work/fail-kqueue-again" "$work/fail-epoll" >"$work/kqueue-only"
 if [ -s "$work/kqueue-only" ]; then
-	say "FAIL: failing on kqueue only:"
+	say "FAIL: failing on kqueue only (twice):"
 	sed 's/^/    /' "$work/kqueue-only"
 	exit 1
 fi
