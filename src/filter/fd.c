@@ -57,8 +57,9 @@ __attribute__((constructor)) static void fd_exact_eof_env(void)
 
 #define FPRIV_WATCHED KQ_FPRIV_FILE_WATCHED
 /* A TCP READ knote's data holds its SIOCINQ answer, a TCP WRITE knote's
- * its send space, from this call's batch (kq_fd_prefetch); TCP READ and
- * WRITE knotes use fpriv for nothing else. */
+ * its send space, from this call's batch (kq_fd_prefetch,
+ * kq_fd_prefetch_reports); TCP READ and WRITE knotes use fpriv for nothing
+ * else. */
 #define FPRIV_INQ     0x02
 #define FPRIV_SPACE   0x04
 
@@ -574,27 +575,27 @@ static int64_t rcv_lowat(struct knote *kn, int fd)
 	return v;
 }
 
-/* The input count of a socket READ knote: from this call's batch if it
- * has one, else by ioctl. */
-static int inq_of(struct knote *kn, int fd, int64_t *n)
+/* Takes the answer this call's batch left on kn for `flag` (kq_fd_prefetch),
+ * if there is one. */
+static bool batch_answer(struct knote *kn, uint8_t flag, int64_t *n)
 {
-	if (kn->fpriv & FPRIV_INQ) {
-		kn->fpriv &= ~FPRIV_INQ;
-		*n = kn->data;
-		return 0;
-	}
-	return kq_fd_inq(fd, n);
+	if (!(kn->fpriv & flag))
+		return false;
+	kn->fpriv &= (uint8_t)~flag;
+	*n = kn->data;
+	return true;
 }
 
-/* The same for a socket WRITE knote's send space. */
+/* The input count of a socket READ knote, and the send space of a WRITE
+ * knote: from this call's batch if it has one, else by system call. */
+static int inq_of(struct knote *kn, int fd, int64_t *n)
+{
+	return batch_answer(kn, FPRIV_INQ, n) ? 0 : kq_fd_inq(fd, n);
+}
+
 static int space_of(struct knote *kn, int fd, int64_t *n)
 {
-	if (kn->fpriv & FPRIV_SPACE) {
-		kn->fpriv &= ~FPRIV_SPACE;
-		*n = kn->data;
-		return 0;
-	}
-	return kq_sock_space(fd, n);
+	return batch_answer(kn, FPRIV_SPACE, n) ? 0 : kq_sock_space(fd, n);
 }
 
 /*
