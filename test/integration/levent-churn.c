@@ -86,24 +86,29 @@ static void fail_msg(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Descriptors open, but for io_uring instances (counted in *rings). */
-static int count_fds(int *rings)
+/* Descriptors open, but for io_uring instances (counted in *rings); each
+ * one is printed to stderr when `list_as` names the moment. */
+static int count_fds(int *rings, const char *list_as)
 {
 	DIR *d = opendir("/proc/self/fd");
 	struct dirent *e;
-	char path[288], target[64];
+	char path[288], target[256];
 	ssize_t len;
 	int n = 0;
 
 	*rings = 0;
 	if (d == NULL)
 		return -1;
+	if (list_as != NULL)
+		fprintf(stderr, "descriptors %s:\n", list_as);
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
 		len = readlink(path, target, sizeof(target) - 1);
 		target[len < 0 ? 0 : len] = '\0';
+		if (list_as != NULL)
+			fprintf(stderr, "  %s -> %s\n", e->d_name, target);
 		if (strcmp(target, "anon_inode:[io_uring]") == 0)
 			(*rings)++;
 		else
@@ -111,27 +116,6 @@ static int count_fds(int *rings)
 	}
 	closedir(d);
 	return n - 1;		/* the directory's own descriptor */
-}
-
-static void list_fds(const char *when)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	char path[288], target[256];
-	ssize_t n;
-
-	if (d == NULL)
-		return;
-	fprintf(stderr, "descriptors %s:\n", when);
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
-		n = readlink(path, target, sizeof(target) - 1);
-		target[n < 0 ? 0 : n] = '\0';
-		fprintf(stderr, "  %s -> %s\n", e->d_name, target);
-	}
-	closedir(d);
 }
 
 /* ---- client (separate processes, plain blocking sockets) ---- */
@@ -438,7 +422,7 @@ int main(int argc, char **argv)
 	struct timeval limit;
 	const char *expect = NULL, *method;
 	int total = 5000, parallel = 8, seconds = 60;
-	int lfd, i, before, after, rings_before, rings_after, ok;
+	int lfd, i, before, after, rings_before, rings_after, fds_ok, ok;
 
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--method") == 0)
@@ -512,10 +496,10 @@ int main(int argc, char **argv)
 	/* The client may have finished already (a failure): look now. */
 	sigchld_cb(SIGCHLD, EV_SIGNAL, &srv);
 
-	before = count_fds(&rings_before);
+	before = count_fds(&rings_before, NULL);
 	if (srv.client_status == -1 || srv.served < srv.want)
 		event_base_dispatch(srv.base);
-	after = count_fds(&rings_after);
+	after = count_fds(&rings_after, NULL);
 
 	if (srv.client_status == -1) {
 		kill(srv.client, SIGKILL);
@@ -538,17 +522,20 @@ int main(int argc, char **argv)
 			 srv.client_status);
 		ok = 0;
 	}
+	fds_ok = 1;
 	if (rings_after > 1 || rings_after < rings_before) {
 		fail_msg("server io_uring instances: %d before the first "
 			 "connection, %d at the end (one kqueue: at most one)",
 			 rings_before, rings_after);
-		list_fds("at the end");
-		ok = 0;
+		fds_ok = 0;
 	}
 	if (before < 0 || before != after) {
 		fail_msg("server descriptors: %d before the first connection, "
 			 "%d at the end", before, after);
-		list_fds("at the end");
+		fds_ok = 0;
+	}
+	if (!fds_ok) {
+		count_fds(&rings_after, "at the end");
 		ok = 0;
 	}
 	printf("levent-churn: %d served, %d errors, at most %d open at once, "
