@@ -459,6 +459,33 @@ static bool level_entry_has(const struct kq_fdslot *s, const struct knote *kn)
 	return (s->state & (kn->filter == EVFILT_READ ? SLOT_IN : SLOT_OUT)) != 0;
 }
 
+/* The slot has no entry of any kind and kn is its only knote: a new
+ * descriptor's first READ or WRITE knote, the commonest add. */
+static bool first_on_slot(const struct kq_fdslot *s, const struct knote *kn)
+{
+	return !s->state && s->head == kn && !kn->link && !(kn->flags & EV_WAKEONE);
+}
+
+/* The entry of a knote alone on its slot follows from the knote, without
+ * slot_sync()'s walk and summary (it would make the same entry): its
+ * direction's bits, level-triggered unless it is EV_CLEAR or disabled. */
+static int arm_first(struct kqueue *kq, struct kq_fdslot *s, struct knote *kn)
+{
+	bool et = (kn->flags & EV_CLEAR) || (kn->status & KN_DISABLED);
+	uint32_t ev = (kn->filter == EVFILT_READ ? READ_BITS : WRITE_BITS) | (et ? EPOLLET : 0);
+	int fd = (int)kn->ident;
+	int err = entry_sync(kq->epfd, fd, tag_of(s, fd), false, 0, main_state(ev), ev,
+			     true, false);
+	if (err)
+		return err;
+	s->state = main_state(ev);
+	if (et)
+		kn->status &= ~KN_LEVELSRC;
+	else
+		kn->status |= KN_LEVELSRC;
+	return 0;
+}
+
 /*
  * Only calls that change something are made (stored flags never change on
  * a modify, so an existing knote's entry only changes with the knotes
@@ -490,7 +517,7 @@ static int fd_arm(struct kqueue *kq, struct knote *kn)
 	if (!verify && (s->state & (SLOT_EPOLL | SLOT_WEPOLL)) &&
 	    ((kn->status & (KN_DISABLED | KN_QUEUED)) || level_entry_has(s, kn)))
 		return 1;
-	int err = slot_sync(kq, s, fd, kn, false);
+	int err = first_on_slot(s, kn) ? arm_first(kq, s, kn) : slot_sync(kq, s, fd, kn, false);
 	kn->status &= ~KN_VERIFY;
 	if (err == -EPERM)
 		return nopoll_attach(kq, s, kn);
