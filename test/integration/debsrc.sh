@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # debsrc.sh: sourced by the integration scripts.  Getting a Debian source
-# package (deb-src entries and dpkg-dev added when missing, as root) and
-# leaving libevent one backend.  The caller sets who (the name its
-# messages start with), work (its cache directory) and src (where the
-# source goes).
+# package (deb-src entries and dpkg-dev added when missing, as root),
+# leaving libevent one backend, and judging a program's own suite.  The
+# caller sets who (the name its messages start with), work (its cache
+# directory) and src (where the source goes).
 
 say() { printf '%s: %s\n' "$who" "$*"; }
 skip() { say "SKIP: $*"; exit 77; }
@@ -82,4 +82,39 @@ backend_env() {
 	kqueue) export EVENT_NOEPOLL=1 ;;
 	epoll)  export EVENT_NOKQUEUE=1 ;;
 	esac
+}
+
+# judge WHAT KIND: the rule for a program's own suite, once the caller's
+# run_suite NAME BACKEND [ITEM...] (failing items listed in WORKDIR/fail-NAME)
+# has run everything as "kqueue".  Many suites have timed tests, so a
+# failure counts only if it fails again on kqueue and not on epoll; one
+# that passes when run again is named, as a warning.  Exits.
+judge() {
+	if [ ! -s "$work/fail-kqueue" ]; then
+		say "PASS: $1 passes on kqueue"
+		exit 0
+	fi
+	say "failing on kqueue:"
+	sed 's/^/    /' "$work/fail-kqueue"
+	# shellcheck disable=SC2046
+	run_suite kqueue-again kqueue $(cat "$work/fail-kqueue")
+	comm -23 "$work/fail-kqueue" "$work/fail-kqueue-again" >"$work/kqueue-flaky"
+	if [ -s "$work/kqueue-flaky" ]; then
+		say "WARNING: failed on kqueue once, passed when run again:"
+		sed 's/^/    /' "$work/kqueue-flaky"
+	fi
+	if [ ! -s "$work/fail-kqueue-again" ]; then
+		say "PASS: $1 passes on kqueue (on a second run for the $2 above)"
+		exit 0
+	fi
+	# shellcheck disable=SC2046
+	run_suite epoll epoll $(cat "$work/fail-kqueue-again")
+	comm -23 "$work/fail-kqueue-again" "$work/fail-epoll" >"$work/kqueue-only"
+	if [ -s "$work/kqueue-only" ]; then
+		say "FAIL: failing on kqueue only (twice):"
+		sed 's/^/    /' "$work/kqueue-only"
+		exit 1
+	fi
+	say "PASS: every kqueue failure also fails on epoll"
+	exit 0
 }

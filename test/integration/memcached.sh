@@ -122,32 +122,4 @@ build_memcached
 check_method kqueue
 check_method epoll
 run_suite kqueue kqueue t/
-if [ ! -s "$work/fail-kqueue" ]; then
-	say "PASS: memcached's suite passes on kqueue"
-	exit 0
-fi
-say "failing on kqueue:"
-sed 's/^/    /' "$work/fail-kqueue"
-# Some of the suite's tests are timed (expirations, idle timeouts): a
-# failure counts only if it fails again on kqueue and not on epoll; one
-# that passes when run again is named, as a warning.
-# shellcheck disable=SC2046
-run_suite kqueue-again kqueue $(cat "$work/fail-kqueue")
-comm -23 "$work/fail-kqueue" "$work/fail-kqueue-again" >"$work/kqueue-flaky"
-if [ -s "$work/kqueue-flaky" ]; then
-	say "WARNING: failed on kqueue once, passed when run again:"
-	sed 's/^/    /' "$work/kqueue-flaky"
-fi
-if [ ! -s "$work/fail-kqueue-again" ]; then
-	say "PASS: memcached's suite passes on kqueue (on a second run for the tests above)"
-	exit 0
-fi
-# shellcheck disable=SC2046
-run_suite epoll epoll $(cat "$work/fail-kqueue-again")
-comm -23 "$work/fail-kqueue-again" "$work/fail-epoll" >"$work/kqueue-only"
-if [ -s "$work/kqueue-only" ]; then
-	say "FAIL: failing on kqueue only (twice):"
-	sed 's/^/    /' "$work/kqueue-only"
-	exit 1
-fi
-say "PASS: every kqueue failure also fails on epoll"
+judge "memcached's suite" "tests"

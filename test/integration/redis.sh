@@ -1,0 +1,162 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# redis.sh: a real server with its own event loop on libkq.  Redis's ae
+# library has an epoll and a kqueue poller, chosen at build time.  Debian's
+# redis source is built twice: as it is (epoll), and with ae on kqueue,
+# linked with libkq.  Redis's own test suite (tests/, run by runtest,
+# which starts its own servers, replicas and forking saves among them) then
+# runs on the kqueue build.  A unit that fails there is run again on
+# kqueue (many tests are timed), and one that fails twice is run on the
+# epoll build: the run passes iff every such unit also fails on epoll.
+#
+# usage: sh redis.sh SRCDIR LIBKQ CC WORKDIR
+#   SRCDIR   libkq's source tree
+#   LIBKQ    libkq's shared library in the build tree
+#   CC       the C compiler
+#   WORKDIR  where redis's source, builds and logs go (cached)
+# exit: 0 pass, 1 fail, 77 skip: only when the source cannot be obtained
+#
+# The one change made to redis: ae picks its poller in src/config.h, where
+# Linux gets epoll unconditionally.  The kqueue build's copy of that file
+# lets -DAE_LIBKQ choose kqueue instead; nothing else differs.  Both builds
+# use libc's malloc and no TLS or systemd (no more packages needed).  The
+# suite wants tclsh, installed (Debian's tcl) when missing and this runs as
+# root.  Time: about 20 s per build and about 6 minutes for the suite on 2
+# cores.
+set -u
+srcdir=$(cd "$1" && pwd)
+libkq=$2
+cc=$3
+work=$4
+here=$(cd "$(dirname "$0")" && pwd)
+src=$work/source
+mkdir -p "$work" || exit 1
+libdir=$(cd "$(dirname "$libkq")" && pwd)
+
+who=redis
+. "$here/debsrc.sh"
+
+# build NAME MAKE-ARGS...: a copy of the source in WORKDIR/NAME, built.
+build() {
+	name=$1
+	shift
+	tree=$work/$name
+	key="$srcdir|$libkq|$cc|$(cat "$src/.complete")|$*"
+	if [ "$(cat "$tree/.key" 2>/dev/null)" != "$key" ]; then
+		rm -rf "$tree" && cp -R "$src" "$tree" || exit 1
+		if [ "$name" = kqueue ]; then
+			# ae's poller, chosen by config.h: kqueue when AE_LIBKQ
+			# is defined (a Linux build otherwise always gets epoll)
+			sed -i 's/^#define HAVE_EPOLL 1$/#ifndef AE_LIBKQ\n&\n#else\n#define HAVE_KQUEUE 1\n#endif/' \
+				"$tree/src/config.h" || exit 1
+			grep -q AE_LIBKQ "$tree/src/config.h" ||
+				die "src/config.h has no \"#define HAVE_EPOLL 1\" to make a choice"
+		fi
+		echo "$key" >"$tree/.key.want"
+	fi
+	say "building the $name server"
+	# Linked again every run: libkq may have changed.
+	rm -f "$tree/src/redis-server"
+	if ! (cd "$tree" && make -j2 CC="$cc" MALLOC=libc BUILD_TLS=no USE_SYSTEMD=no "$@") \
+		>"$work/build-$name.log" 2>&1; then
+		tail -30 "$work/build-$name.log"
+		die "building redis ($name) failed (see $work/build-$name.log)"
+	fi
+	[ -f "$tree/.key.want" ] && mv "$tree/.key.want" "$tree/.key"
+}
+
+# The poller a build's server reports (INFO's multiplexing_api).
+check_api() {
+	tree=$work/$1
+	port=$2
+	"$tree/src/redis-server" --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
+		--daemonize no >"$work/api-$1.log" 2>&1 &
+	pid=$!
+	got=""
+	i=0
+	while [ $i -lt 50 ] && [ -z "$got" ]; do
+		got=$("$tree/src/redis-cli" -p "$port" info server 2>/dev/null |
+			sed -n 's/^multiplexing_api:\([a-z]*\).*/\1/p')
+		[ -n "$got" ] || sleep 0.1
+		i=$((i + 1))
+	done
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	[ "$got" = "$1" ] || die "the $1 build's server says its poller is \"$got\" (see $work/api-$1.log)"
+	say "the $1 build's server polls with $got"
+}
+
+# Runtest's output without its colours.
+plain() { sed 's/\x1b\[[0-9;]*m//g' "$1"; }
+
+# run_suite NAME BUILD [UNIT...]: runtest on BUILD, over all units or over
+# those named; the failing units go to WORKDIR/fail-NAME, the units it
+# finished to WORKDIR/done-NAME.
+run_suite() {
+	name=$1
+	build=$2
+	tree=$work/$build
+	log=$work/suite-$name.log
+	shift 2
+	for u in "$@"; do
+		set -- "$@" --single "$u"
+		shift
+	done
+	t0=$(date +%s)
+	(cd "$tree" && exec timeout -k 10 900 ./runtest --clients 4 --timeout 600 "$@") \
+		>"$log" 2>&1
+	rc=$?
+	# "[err]: TEST in tests/unit/x.tcl"; an "[exception]: ..." line names
+	# its unit further down, in the Tcl trace: (file "tests/unit/x.tcl" ...)
+	{ plain "$log" | sed -n 's/^\[err\]: .* in tests\/\([^ ]*\)\.tcl$/\1/p'
+	  plain "$log" | sed -n '/^\[exception\]/,/(file "tests\//s/.*(file "tests\/\([^"]*\)\.tcl".*/\1/p'
+	} | sort -u >"$work/fail-$name"
+	# "[27/84 done]: integration/replication-2 (8 seconds)"
+	plain "$log" | sed -n 's/^\[[0-9]*\/[0-9]* [a-z]*\]: \([^ ]*\) (.*/\1/p' |
+		sort -u >"$work/done-$name"
+	if [ $rc != 0 ] && [ ! -s "$work/fail-$name" ]; then
+		tail -20 "$log"
+		die "runtest on $build ended with status $rc and named no failing unit (see $log)"
+	fi
+	say "$name ($build): $(plain "$log" | grep -c '^\[ok\]') tests passed in" \
+	    "$(( $(date +%s) - t0 )) s, $(wc -l <"$work/fail-$name") failing units"
+}
+
+fetch_source redis src/ae_kqueue.c
+if ! command -v tclsh >/dev/null 2>&1; then
+	is_root || skip "no tclsh to run redis's suite, and not root to install it"
+	apt_install tcl || die "cannot install tcl (see $work/apt-install.log)"
+fi
+build epoll
+build kqueue REDIS_CFLAGS="-DAE_LIBKQ -I$srcdir/include" \
+	REDIS_LDFLAGS="-L$libdir -Wl,-rpath,$libdir" FINAL_LIBS="-lm -ldl -pthread -lrt -lkq"
+ldd "$work/kqueue/src/redis-server" | grep -q libkq || die "the kqueue build does not load libkq"
+check_api epoll 21611
+check_api kqueue 21612
+
+# The suite's units, in runtest's own list.
+sed -n '/^set ::all_tests {/,/^}/s/^ *\([a-z][^ ]*\) *$/\1/p' "$work/kqueue/tests/test_helper.tcl" |
+	sort >"$work/all-units"
+[ -s "$work/all-units" ] || die "no unit list in tests/test_helper.tcl"
+
+rm -f "$work"/fail-* "$work"/done-*
+run_suite kqueue kqueue
+# An exception (a server that died, a client error) ends runtest at once:
+# the units it had not finished run now, a few rounds at most.
+cat "$work/fail-kqueue" "$work/done-kqueue" | sort -u >"$work/reached"
+round=1
+while [ $round -le 5 ]; do
+	comm -23 "$work/all-units" "$work/reached" >"$work/rest"
+	[ -s "$work/rest" ] || break
+	say "$(wc -l <"$work/rest") units were not reached; running them"
+	# shellcheck disable=SC2046
+	run_suite "kqueue-rest$round" kqueue $(cat "$work/rest")
+	cat "$work/reached" "$work/fail-kqueue-rest$round" "$work/done-kqueue-rest$round" |
+		sort -u >"$work/reached.new" && mv "$work/reached.new" "$work/reached"
+	sort -u "$work/fail-kqueue" "$work/fail-kqueue-rest$round" >"$work/fail.new" &&
+		mv "$work/fail.new" "$work/fail-kqueue"
+	round=$((round + 1))
+done
+comm -23 "$work/all-units" "$work/reached" >"$work/never"
+[ -s "$work/never" ] && die "units never run on kqueue: $(tr '\n' ' ' <"$work/never")"
+judge "redis's suite ($(wc -l <"$work/all-units") units)" "units"
