@@ -103,7 +103,10 @@ run_suite() {
 		shift
 	done
 	t0=$(date +%s)
-	(cd "$tree" && exec timeout -k 10 900 ./runtest --clients 4 --timeout 600 "$@") \
+	# --dont-clean: the servers' directories (their logs) stay in
+	# tests/tmp, about 75 MB for the whole suite; kept only for a failing run
+	rm -rf "$tree/tests/tmp"
+	(cd "$tree" && exec timeout -k 10 900 ./runtest --clients 4 --timeout 600 --dont-clean "$@") \
 		>"$log" 2>&1
 	rc=$?
 	# "[err]: TEST in tests/unit/x.tcl"; an "[exception]: ..." line names
@@ -120,6 +123,13 @@ run_suite() {
 	fi
 	say "$name ($build): $(plain "$log" | grep -c '^\[ok\]') tests passed in" \
 	    "$(( $(date +%s) - t0 )) s, $(wc -l <"$work/fail-$name") failing units"
+	rm -rf "$work/servers-$name"
+	if [ -s "$work/fail-$name" ]; then
+		mv "$tree/tests/tmp" "$work/servers-$name" &&
+			say "its servers' directories and logs: $work/servers-$name"
+	else
+		rm -rf "$tree/tests/tmp"
+	fi
 }
 
 fetch_source redis src/ae_kqueue.c
