@@ -473,12 +473,12 @@ static int arm_first(struct kqueue *kq, struct kq_fdslot *s, struct knote *kn)
 {
 	bool et = (kn->flags & EV_CLEAR) || (kn->status & KN_DISABLED);
 	uint32_t ev = (kn->filter == EVFILT_READ ? READ_BITS : WRITE_BITS) | (et ? EPOLLET : 0);
+	uint8_t st = main_state(ev);
 	int fd = (int)kn->ident;
-	int err = entry_sync(kq->epfd, fd, tag_of(s, fd), false, 0, main_state(ev), ev,
-			     true, false);
+	int err = entry_sync(kq->epfd, fd, tag_of(s, fd), false, 0, st, ev, true, false);
 	if (err)
 		return err;
-	s->state = main_state(ev);
+	s->state = st;
 	if (et)
 		kn->status &= ~KN_LEVELSRC;
 	else

@@ -86,9 +86,6 @@ check_api() {
 	say "the $1 build's server polls with $got"
 }
 
-# Runtest's output without its colours.
-plain() { sed 's/\x1b\[[0-9;]*m//g' "$1"; }
-
 # run_suite NAME BUILD [UNIT...]: runtest on BUILD, over all units or over
 # those named; the failing units go to WORKDIR/fail-NAME, the units it
 # finished to WORKDIR/done-NAME.
@@ -109,19 +106,21 @@ run_suite() {
 	(cd "$tree" && exec timeout -k 10 900 ./runtest --clients 4 --timeout 600 --dont-clean "$@") \
 		>"$log" 2>&1
 	rc=$?
+	# runtest's output without its colours
+	sed 's/\x1b\[[0-9;]*m//g' "$log" >"$log.plain"
 	# "[err]: TEST in tests/unit/x.tcl"; an "[exception]: ..." line names
 	# its unit further down, in the Tcl trace: (file "tests/unit/x.tcl" ...)
-	{ plain "$log" | sed -n 's/^\[err\]: .* in tests\/\([^ ]*\)\.tcl$/\1/p'
-	  plain "$log" | sed -n '/^\[exception\]/,/(file "tests\//s/.*(file "tests\/\([^"]*\)\.tcl".*/\1/p'
+	{ sed -n 's/^\[err\]: .* in tests\/\([^ ]*\)\.tcl$/\1/p' "$log.plain"
+	  sed -n '/^\[exception\]/,/(file "tests\//s/.*(file "tests\/\([^"]*\)\.tcl".*/\1/p' "$log.plain"
 	} | sort -u >"$work/fail-$name"
 	# "[27/84 done]: integration/replication-2 (8 seconds)"
-	plain "$log" | sed -n 's/^\[[0-9]*\/[0-9]* [a-z]*\]: \([^ ]*\) (.*/\1/p' |
+	sed -n 's/^\[[0-9]*\/[0-9]* [a-z]*\]: \([^ ]*\) (.*/\1/p' "$log.plain" |
 		sort -u >"$work/done-$name"
 	if [ $rc != 0 ] && [ ! -s "$work/fail-$name" ]; then
 		tail -20 "$log"
 		die "runtest on $build ended with status $rc and named no failing unit (see $log)"
 	fi
-	say "$name ($build): $(plain "$log" | grep -c '^\[ok\]') tests passed in" \
+	say "$name ($build): $(grep -c '^\[ok\]' "$log.plain") tests passed in" \
 	    "$(( $(date +%s) - t0 )) s, $(wc -l <"$work/fail-$name") failing units"
 	rm -rf "$work/servers-$name"
 	if [ -s "$work/fail-$name" ]; then
