@@ -32,6 +32,8 @@
 #include <sys/epoll.h>
 #include <time.h>
 
+#include "lock.h"
+
 struct kqueue;
 struct knote;
 
@@ -118,7 +120,7 @@ struct kq_procs;
 struct kq_rechecks;
 
 struct kqueue {
-	pthread_mutex_t    lock;
+	struct kq_mutex    lock;
 	int                epfd;     /* private dup of the user's epoll fd */
 	int                ufd;      /* the number the user holds; -1 once closed */
 	int                wakefd;   /* eventfd: readable iff the ready queue is non-empty */
@@ -135,7 +137,7 @@ struct kqueue {
 	 * it and waits on `cond` until it has processed what it took. */
 	bool               consumer;
 	unsigned           quiescers;  /* threads waiting in kq_quiesce() */
-	pthread_cond_t     cond;
+	struct kq_cond     cond;
 	int                waitfd;   /* epoll set holding epfd: sleeping without
 				      * consuming when threads share the kqueue; -1 */
 

@@ -51,17 +51,7 @@ static struct kqueue *kq_obtain(void)
 	pthread_mutex_unlock(&kq_freelock);
 	if (kq)
 		return kq;
-	kq = calloc(1, sizeof *kq);
-	if (kq && pthread_mutex_init(&kq->lock, NULL) != 0) {
-		free(kq);
-		return NULL;
-	}
-	if (kq && pthread_cond_init(&kq->cond, NULL) != 0) {
-		pthread_mutex_destroy(&kq->lock);
-		free(kq);
-		return NULL;
-	}
-	return kq;
+	return calloc(1, sizeof *kq);   /* all zero: lock free, no waiters */
 }
 
 /* Pulls interpose.o and sockio.o out of libkq.a together with this file
@@ -97,9 +87,9 @@ int kq_create(int flags)
 		err = -ENOMEM;
 		goto fail;
 	}
-	pthread_mutex_lock(&kq->lock);
+	kq_mutex_lock(&kq->lock);
 	if (kq_harvest_init(kq) < 0) {
-		pthread_mutex_unlock(&kq->lock);
+		kq_mutex_unlock(&kq->lock);
 		pthread_mutex_lock(&kq_freelock);
 		list_insert(&kq_freelist, kq);
 		pthread_mutex_unlock(&kq_freelock);
@@ -135,7 +125,7 @@ int kq_create(int flags)
 	kq->sigs = NULL;
 	kq->procs = NULL;
 	kq->rechecks = NULL;
-	pthread_mutex_unlock(&kq->lock);
+	kq_mutex_unlock(&kq->lock);
 
 	pthread_mutex_lock(&kq_glock);
 	list_insert(&kq_live, kq);
@@ -156,12 +146,12 @@ struct kqueue *kq_acquire(int fd)
 	struct kqueue *kq = kq_fdtab_kq(fd);
 	if (!kq)
 		return NULL;
-	pthread_mutex_lock(&kq->lock);
+	kq_mutex_lock(&kq->lock);
 	/* A live kqueue whose number is fd is the one the table names: both
 	 * change together under this lock.  A recycled object (free list) now
 	 * serving the same number is that number's kqueue as well. */
 	if (kq->dead || kq->ufd != fd) {
-		pthread_mutex_unlock(&kq->lock);
+		kq_mutex_unlock(&kq->lock);
 		return NULL;
 	}
 	/* Counted at once, so a consumer that wakes up sees another thread
@@ -185,7 +175,7 @@ int kq_quiesce_wait(struct kqueue *kq)
 	kq->quiescers++;
 	while (kq->consumer && !kq->dead) {
 		sys_eventfd_add(kq->wakefd, 1);
-		pthread_cond_wait(&kq->cond, &kq->lock);
+		kq_cond_wait(&kq->cond, &kq->lock);
 	}
 	kq->quiescers--;
 	return kq->dead ? -EBADF : 0;
@@ -253,7 +243,7 @@ static void kq_teardown(struct kqueue *kq)
 	sys_close(kq->wakefd);
 	sys_close(kq->epfd);
 	kq->wakefd = kq->epfd = kq->waitfd = -1;
-	pthread_mutex_unlock(&kq->lock);
+	kq_mutex_unlock(&kq->lock);
 	pthread_mutex_lock(&kq_freelock);
 	list_insert(&kq_freelist, kq);
 	pthread_mutex_unlock(&kq_freelock);
@@ -263,16 +253,16 @@ void kq_release(struct kqueue *kq)
 {
 	if (!kq->dead && kq_sync_wake_deferred(kq)) {
 		/* Still counted in users, so wakefd stays open while we write. */
-		pthread_mutex_unlock(&kq->lock);
+		kq_mutex_unlock(&kq->lock);
 		sys_eventfd_add(kq->wakefd, 1);
-		pthread_mutex_lock(&kq->lock);
+		kq_mutex_lock(&kq->lock);
 	}
 	kq->users--;
 	if (kq->dead && kq->users == 0) {
 		kq_teardown(kq);
 		return;
 	}
-	pthread_mutex_unlock(&kq->lock);
+	kq_mutex_unlock(&kq->lock);
 }
 
 /*
@@ -302,19 +292,19 @@ void kq_fd_closing(int fd)
 	pthread_mutex_lock(&kq_glock);
 	if (interest) {
 		for (struct kqueue *kq = kq_live; kq; kq = kq->gnext) {
-			pthread_mutex_lock(&kq->lock);
+			kq_mutex_lock(&kq->lock);
 			if (!kq->dead) {
 				kq->entries_die = entries_die;
 				kq_drop_fd(kq, fd);
 				kq->entries_die = false;
 				kq_sync_wake(kq);
 			}
-			pthread_mutex_unlock(&kq->lock);
+			kq_mutex_unlock(&kq->lock);
 		}
 	}
 	self = kq_fdtab_kq(fd);
 	if (self) {
-		pthread_mutex_lock(&self->lock);
+		kq_mutex_lock(&self->lock);
 		if (!self->dead && self->ufd == fd) {
 			self->dead = true;
 			self->ufd = -1;
@@ -329,7 +319,7 @@ void kq_fd_closing(int fd)
 			}
 		}
 		if (self)
-			pthread_mutex_unlock(&self->lock);
+			kq_mutex_unlock(&self->lock);
 	}
 	pthread_mutex_unlock(&kq_glock);
 }
@@ -349,9 +339,9 @@ void kq_fork_prepare_kqueues(void)
 	for (;;) {
 		struct kqueue *kq, *failed = NULL;
 		if (held)
-			pthread_mutex_lock(&held->lock);
+			kq_mutex_lock(&held->lock);
 		for (kq = kq_live; kq; kq = kq->gnext) {
-			if (kq != held && pthread_mutex_trylock(&kq->lock) != 0) {
+			if (kq != held && !kq_mutex_trylock(&kq->lock)) {
 				failed = kq;
 				break;
 			}
@@ -360,9 +350,9 @@ void kq_fork_prepare_kqueues(void)
 			break;
 		for (kq = kq_live; kq != failed; kq = kq->gnext)
 			if (kq != held)
-				pthread_mutex_unlock(&kq->lock);
+				kq_mutex_unlock(&kq->lock);
 		if (held)
-			pthread_mutex_unlock(&held->lock);
+			kq_mutex_unlock(&held->lock);
 		held = failed;
 	}
 	pthread_mutex_lock(&kq_freelock);
@@ -372,7 +362,7 @@ void kq_fork_parent_kqueues(void)
 {
 	pthread_mutex_unlock(&kq_freelock);
 	for (struct kqueue *kq = kq_live; kq; kq = kq->gnext)
-		pthread_mutex_unlock(&kq->lock);
+		kq_mutex_unlock(&kq->lock);
 	pthread_mutex_unlock(&kq_glock);
 }
 

@@ -234,10 +234,10 @@ static int kq_deliver(struct kqueue *kq, struct kevent *ev, int nevents,
 static void scan_cancelled(void *arg)
 {
 	struct kqueue *kq = arg;
-	pthread_mutex_lock(&kq->lock);
+	kq_mutex_lock(&kq->lock);
 	if (kq->consumer) {
 		kq->consumer = false;
-		pthread_cond_broadcast(&kq->cond);
+		kq_cond_broadcast(&kq->cond);
 	}
 	kq_release(kq);
 }
@@ -291,7 +291,7 @@ static int wait_unlocked(struct kqueue *kq, int maxev, int64_t rem,
 	}
 	kq->consumer = consume;
 	kq_sync_wake(kq);
-	pthread_mutex_unlock(&kq->lock);
+	kq_mutex_unlock(&kq->lock);
 	pthread_cleanup_push(scan_cancelled, kq);
 	if (!cancellable)
 		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
@@ -301,7 +301,7 @@ static int wait_unlocked(struct kqueue *kq, int maxev, int64_t rem,
 	else
 		pthread_setcancelstate(old, NULL);
 	pthread_cleanup_pop(0);
-	pthread_mutex_lock(&kq->lock);
+	kq_mutex_lock(&kq->lock);
 	if (!consume)
 		return r < 0 ? r : 0;
 	return r;
@@ -460,9 +460,9 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 					return 0;
 			}
 			if (orphan_rounds >= 2) {
-				pthread_mutex_unlock(&kq->lock);
+				kq_mutex_unlock(&kq->lock);
 				err = orphan_nap(rem);
-				pthread_mutex_lock(&kq->lock);
+				kq_mutex_lock(&kq->lock);
 				if (kq->dead)
 					return -EBADF;
 				if (err)
@@ -477,7 +477,7 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 				if (r > 0)
 					kq_process(kq, kq->hbuf, r);
 				kq->consumer = false;
-				pthread_cond_broadcast(&kq->cond);
+				kq_cond_broadcast(&kq->cond);
 			}
 			if (kq->dead)
 				return -EBADF;

@@ -6,59 +6,20 @@
  * and returns 0 normally; the request is then acted upon at
  * pthread_testcancel().
  */
-#include "t.h"
-
-#include <pthread.h>
-
-static int kq;
-static int p[2];
-static volatile int result = -100, result_errno;
-
-static void *worker(void *arg)
-{
-	(void)arg;
-	int old;
-	T_ASSERT(pthread_setcanceltype(PTHREAD_CANCEL_DEFERRED, &old) == 0);
-	T_ASSERT(pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old) == 0);
-	T_ASSERT(pthread_cancel(pthread_self()) == 0);
-	/* Now pending; re-enabling does not act on it (not a cancel point). */
-	T_ASSERT(pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old) == 0);
-
-	struct kevent ch;
-	EV_SET(&ch, p[0], EVFILT_READ, EV_ADD, 0, 0, &kq);
-	errno = 0;
-	int r = kevent(kq, &ch, 1, NULL, 0, NULL);
-	result_errno = errno;
-	result = r;
-
-	pthread_testcancel();
-	return (void *)1;   /* not reached */
-}
+#include "t_cancel.h"
 
 int main(void)
 {
-#ifdef __SANITIZE_ADDRESS__
-	/* gcc 12's ASan reports a false stack-buffer-overflow for every thread
-	 * that is cancelled, shown with a program that only cancels a thread
-	 * blocked in epoll_wait() and never calls libkq. */
-	T_SKIP("thread cancellation is not supported under gcc's AddressSanitizer");
-#endif
+	T_CANCEL_SKIP_ASAN();
 	alarm(20);   /* watchdog */
-	kq = t_kqueue();
+	int kq = t_kqueue();
+	int p[2];
 	t_pipe(p);
 
+	struct t_cancel_add a = { .kq = kq, .fd = p[0], .udata = &kq };
 	pthread_t th;
-	T_ASSERT(pthread_create(&th, NULL, worker, NULL) == 0);
-	void *rv = NULL;
-	T_ASSERT(pthread_join(th, &rv) == 0);
-	if (result == -100)
-		T_FAIL("kevent(nevents = 0) acted on the pending cancellation");
-	if (result != 0)
-		T_FAIL("kevent returned %d (%s), expected 0", result,
-		       strerror(result_errno));
-	if (rv != PTHREAD_CANCELED)
-		T_FAIL("pending cancellation was lost (pthread_testcancel "
-		       "returned)");
+	T_ASSERT(pthread_create(&th, NULL, t_cancel_add_main, &a) == 0);
+	t_cancel_add_check(th, &a);
 
 	/* The change was applied. */
 	T_NO_EVENTS(kq);

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The kqueue lock and its condition variable, built on futexes.
+ *
+ * Two reasons not to use pthread's:
+ *  - pthread_cond_wait() is a cancellation point.  A kevent() call that
+ *    makes only changes is not one (FreeBSD), yet it may have to wait on
+ *    kq->cond for another thread (kq_quiesce); a cancelled thread would
+ *    leave the library there holding kq->lock, and every other user of the
+ *    kqueue would hang.  A futex wait issued as a raw system call is never
+ *    a cancellation point.
+ *  - Every kevent() takes and drops kq->lock.  Uncontended, this lock is one
+ *    inlined atomic instruction each way; glibc's generic mutex is an
+ *    out-of-line call that first dispatches on the mutex kind.
+ *
+ * The mutex is the classic three-state futex lock: 0 free, 1 held, 2 held
+ * and a thread may sleep on it, so only an unlock that finds 2 makes a
+ * system call.  The condition variable is a sequence number: a waiter
+ * samples it under the mutex and sleeps only while it is unchanged, so a
+ * broadcast made (under the mutex) after the waiter let go is never missed.
+ * Spurious wake-ups are possible, as with pthread; callers loop on their
+ * predicate.  All of it is process-private: a fork child does not share it.
+ */
+#ifndef KQ_LOCK_H
+#define KQ_LOCK_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+
+#include "sys.h"
+
+struct kq_mutex {
+	int state;                 /* 0 free, 1 held, 2 held, maybe sleepers */
+};
+
+struct kq_cond {
+	unsigned seq;              /* changes on every broadcast */
+	unsigned waiters;          /* threads in kq_cond_wait(), under the mutex */
+};
+
+static inline void kq_futex_wait(void *word, int val)
+{
+	KQ_SYSCALL(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, NULL);
+}
+
+static inline void kq_futex_wake(void *word, int n)
+{
+	KQ_SYSCALL(SYS_futex, word, FUTEX_WAKE_PRIVATE, n);
+}
+
+/* Contended: announce a sleeper (2) and sleep until the holder lets go. */
+static inline void kq_mutex_lock_slow(struct kq_mutex *m)
+{
+	while (__atomic_exchange_n(&m->state, 2, __ATOMIC_ACQUIRE) != 0)
+		kq_futex_wait(&m->state, 2);
+}
+
+static inline void kq_mutex_lock(struct kq_mutex *m)
+{
+	int free = 0;
+	if (!__atomic_compare_exchange_n(&m->state, &free, 1, false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		kq_mutex_lock_slow(m);
+}
+
+static inline bool kq_mutex_trylock(struct kq_mutex *m)
+{
+	int free = 0;
+	return __atomic_compare_exchange_n(&m->state, &free, 1, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static inline void kq_mutex_unlock(struct kq_mutex *m)
+{
+	if (__atomic_exchange_n(&m->state, 0, __ATOMIC_RELEASE) == 2)
+		kq_futex_wake(&m->state, 1);
+}
+
+/* Called with m held; returns with m held. */
+static inline void kq_cond_wait(struct kq_cond *c, struct kq_mutex *m)
+{
+	unsigned seq = __atomic_load_n(&c->seq, __ATOMIC_RELAXED);
+	c->waiters++;
+	kq_mutex_unlock(m);
+	kq_futex_wait(&c->seq, (int)seq);
+	/* Other woken waiters may be queued on m as well: take it as
+	 * contended, so that our unlock wakes the next one. */
+	kq_mutex_lock_slow(m);
+	c->waiters--;
+}
+
+/* Called with the waiters' mutex held. */
+static inline void kq_cond_broadcast(struct kq_cond *c)
+{
+	if (c->waiters == 0)
+		return;
+	__atomic_fetch_add(&c->seq, 1, __ATOMIC_RELAXED);
+	kq_futex_wake(&c->seq, INT_MAX);
+}
+
+#endif
