@@ -118,6 +118,7 @@ struct kq_timers;
 struct kq_sigs;
 struct kq_procs;
 struct kq_rechecks;
+struct kq_efdinfo;
 
 struct kqueue {
 	struct kq_mutex    lock;
@@ -164,6 +165,7 @@ struct kqueue {
 
 	struct kq_vnodes  *vnodes;   /* inotify for VNODE and file READ, or NULL */
 	struct kq_uring   *ring;     /* batched socket counts (mux/uring.c), or NULL */
+	struct kq_efdinfo *efdinfo;  /* kept eventfd fdinfo files (filter/efdinfo.c), or NULL */
 	bool               fd_oneshot; /* an EV_ONESHOT READ/WRITE knote was ever
 					* added (kq_fd_prefetch_reports) */
 	struct kq_timers  *timers;   /* EVFILT_TIMER: one timerfd + heap, or NULL */

@@ -119,6 +119,7 @@ int kq_create(int flags)
 	kq->defer_arm = false;
 	kq->vnodes = NULL;
 	kq->ring = NULL;
+	kq->efdinfo = NULL;
 	kq->fd_oneshot = false;
 	kq->wrfd = -1;
 	kq->timers = NULL;

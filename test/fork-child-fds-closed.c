@@ -4,13 +4,15 @@
  * created is closed (the child has none of the parent's kqueues, and holds
  * no epoll, eventfd, timerfd, signalfd, inotify, pidfd or netlink descriptor
  * of the library).  The parent lists /proc/self/fd before creating two
- * kqueues with READ, WRITE, USER, TIMER, SIGNAL, PROC and VNODE knotes; the
- * child's /proc/self/fd must be exactly that list.  Checked for a fork from
+ * kqueues with READ, WRITE, USER, TIMER, SIGNAL, PROC and VNODE knotes (an
+ * eventfd's READ knote among them, whose counter was read); the child's
+ * /proc/self/fd must be exactly that list.  Checked for a fork from
  * the main thread, and for a fork from another thread while the main thread
  * is blocked in kevent().
  */
 #include "t.h"
 
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
@@ -94,7 +96,7 @@ static void *forker(void *arg)
 
 int main(void)
 {
-	int p[2], sp[2], file;
+	int p[2], sp[2], file, efd;
 	const char *path;
 	struct kevent ev[8];
 
@@ -102,6 +104,8 @@ int main(void)
 	t_pipe(p);
 	t_socketpair(sp);
 	file = t_tmp_file(&path);
+	efd = eventfd(1, EFD_NONBLOCK | EFD_CLOEXEC);
+	T_ASSERT(efd >= 0);
 	pid_t kid = fork();
 	T_ASSERT(kid >= 0);
 	if (kid == 0) {
@@ -123,6 +127,14 @@ int main(void)
 	t_change(kq, kid, EVFILT_PROC, EV_ADD, NOTE_EXIT, 0, NULL);
 	t_change(kq, file, EVFILT_VNODE, EV_ADD | EV_CLEAR, NOTE_WRITE, 0,
 		 NULL);
+	t_change(kq, efd, EVFILT_READ, EV_ADD, 0, 0, &efd);
+	int got = t_get(kq, ev, 8), seen = 0;
+	for (int i = 0; i < got; i++)
+		if (ev[i].udata == &efd) {
+			T_KEVENT(&ev[i], efd, EVFILT_READ, 0, 0, 1, &efd);
+			seen = 1;
+		}
+	T_EQ(seen, 1);
 	t_change(kq2, kq, EVFILT_READ, EV_ADD, 0, 0, NULL);
 	t_change(kq2, 3, EVFILT_TIMER, EV_ADD, 0, 10, NULL);
 	/* NOTE_FORK needs the proc connector; use it when available. */

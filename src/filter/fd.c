@@ -531,6 +531,8 @@ static void fd_detach(struct kqueue *kq, struct knote *kn)
 		kq_dgram_forget(kq, kn);
 	if (!s)
 		return;
+	if (!s->head && kq->efdinfo)
+		kq_efdinfo_drop(kq, (int)kn->ident);
 	if (kq->entries_die && !(s->state & SLOT_NOPOLL)) {
 		/* the close frees the file and its entries (kq_fd_closing):
 		 * park_clear() forgets the slot without an EPOLL_CTL_DEL */
@@ -872,7 +874,7 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 		uint64_t c = 0;
 		if (!(r & EPOLLIN))
 			return 0;
-		if (kq_eventfd_count(fd, &c) != 0)
+		if (kq_eventfd_count(kq, fd, &c) != 0)
 			c = 1;
 		kn->data = (int64_t)c;
 		return 1;
@@ -1000,7 +1002,7 @@ static int write_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s,
 		uint64_t c = 0;
 		if (!(r & EPOLLOUT))
 			return 0;
-		kq_eventfd_count(fd, &c);
+		kq_eventfd_count(kq, fd, &c);
 		kn->data = (int64_t)(UINT64_C(0xfffffffffffffffe) - c);
 		return 1;
 	}
@@ -1121,11 +1123,13 @@ static void fd_forget(struct kqueue *kq)
 	if (kq->wrfd >= 0)
 		sys_close(kq->wrfd);
 	kq->wrfd = -1;
+	kq_efdinfo_fini(kq, false);
 }
 
 static void fd_fini(struct kqueue *kq)
 {
 	fd_forget(kq);
+	kq_efdinfo_fini(kq, true);
 	kq_dgram_fini(kq);
 }
 
@@ -1137,7 +1141,7 @@ const struct filterops kq_read_filtops = {
 	.arm = fd_arm,
 	.delivered = kq_dgram_delivered,
 	.fini = fd_fini,
-	.forget = fd_forget,   /* only closes the WRITE set; frees nothing */
+	.forget = fd_forget,   /* only closes descriptors; frees nothing */
 };
 
 const struct filterops kq_write_filtops = {

@@ -266,29 +266,6 @@ int kq_listen_backlog(int fd, int kind, int64_t *out)
 }
 
 /* The counter is visible without consuming it only in fdinfo (hex). */
-int kq_eventfd_count(int fd, uint64_t *out)
-{
-	char path[48], buf[512];
-	snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
-	int err = -EIO;
-	int f = sys_open_ro(path);
-	if (f < 0)
-		return f;
-	long n = sys_read(f, buf, sizeof buf - 1);
-	sys_close(f);
-	if (n <= 0)
-		return err;
-	buf[n] = 0;
-	const char *p = strstr(buf, "eventfd-count:");
-	if (!p)
-		return err;
-	unsigned long long v;
-	if (sscanf(p + 14, "%llx", &v) != 1)
-		return err;
-	*out = v;
-	return 0;
-}
-
 int kq_file_remaining(int fd, int64_t *out)
 {
 	struct stat st;

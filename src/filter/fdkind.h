@@ -9,6 +9,7 @@
 #ifndef KQ_FDKIND_H
 #define KQ_FDKIND_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 enum {
@@ -36,8 +37,13 @@ int kq_fd_inq(int fd, int64_t *out);                 /* FIONREAD */
 int kq_sock_space(int fd, int64_t *out);             /* SO_SNDBUF - SIOCOUTQ */
 int kq_pipe_space(int fd, int64_t *out);             /* capacity - buffered */
 int kq_listen_backlog(int fd, int kind, int64_t *out);
-int kq_eventfd_count(int fd, uint64_t *out);
 int kq_file_remaining(int fd, int64_t *out);         /* size - offset */
 int kq_tty_space(int fd, int64_t *out);
+
+/* efdinfo.c: an eventfd's counter, read through a kept fdinfo file */
+struct kqueue;
+int  kq_eventfd_count(struct kqueue *kq, int fd, uint64_t *out);
+void kq_efdinfo_drop(struct kqueue *kq, int fd);        /* its knotes are gone */
+void kq_efdinfo_fini(struct kqueue *kq, bool free_it);
 
 #endif
