@@ -126,6 +126,7 @@ struct kqueue {
 	int                ufd;      /* the number the user holds; -1 once closed */
 	int                wakefd;   /* eventfd: readable iff the ready queue is non-empty */
 	int                wrfd;     /* second epoll set for split WRITE entries, or -1 */
+	int                diagfd;   /* sock_diag netlink socket (filter/fdkind.c), or -1 */
 	bool               dead;     /* user closed it; torn down when users == 0 */
 	/* knotes are being dropped for the close of a descriptor whose file
 	 * the close frees: its epoll entries go with it (kq_fd_closing) */

@@ -122,6 +122,7 @@ int kq_create(int flags)
 	kq->efdinfo = NULL;
 	kq->fd_oneshot = false;
 	kq->wrfd = -1;
+	kq->diagfd = -1;
 	kq->timers = NULL;
 	kq->sigs = NULL;
 	kq->procs = NULL;

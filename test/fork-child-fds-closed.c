@@ -4,8 +4,9 @@
  * created is closed (the child has none of the parent's kqueues, and holds
  * no epoll, eventfd, timerfd, signalfd, inotify, pidfd or netlink descriptor
  * of the library).  The parent lists /proc/self/fd before creating two
- * kqueues with READ, WRITE, USER, TIMER, SIGNAL, PROC and VNODE knotes (an
- * eventfd's READ knote among them, whose counter was read); the child's
+ * kqueues with READ, WRITE, USER, TIMER, SIGNAL, PROC and VNODE knotes (READ
+ * knotes on an eventfd and on a listening AF_UNIX socket among them, whose
+ * counts were read); the child's
  * /proc/self/fd must be exactly that list.  Checked for a fork from
  * the main thread, and for a fork from another thread while the main thread
  * is blocked in kevent().
@@ -96,7 +97,9 @@ static void *forker(void *arg)
 
 int main(void)
 {
-	int p[2], sp[2], file, efd;
+	int p[2], sp[2], file, efd, ul, uc;
+	struct sockaddr_un sun;
+	socklen_t sunlen;
 	const char *path;
 	struct kevent ev[8];
 
@@ -106,6 +109,10 @@ int main(void)
 	file = t_tmp_file(&path);
 	efd = eventfd(1, EFD_NONBLOCK | EFD_CLOEXEC);
 	T_ASSERT(efd >= 0);
+	ul = t_unix_listener_abstract(4, 0, &sun, &sunlen);
+	uc = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	T_ASSERT(uc >= 0);
+	T_ASSERT(connect(uc, (struct sockaddr *)&sun, sunlen) == 0);
 	pid_t kid = fork();
 	T_ASSERT(kid >= 0);
 	if (kid == 0) {
@@ -128,13 +135,18 @@ int main(void)
 	t_change(kq, file, EVFILT_VNODE, EV_ADD | EV_CLEAR, NOTE_WRITE, 0,
 		 NULL);
 	t_change(kq, efd, EVFILT_READ, EV_ADD, 0, 0, &efd);
+	t_change(kq, ul, EVFILT_READ, EV_ADD, 0, 0, &ul);
 	int got = t_get(kq, ev, 8), seen = 0;
-	for (int i = 0; i < got; i++)
+	for (int i = 0; i < got; i++) {
 		if (ev[i].udata == &efd) {
 			T_KEVENT(&ev[i], efd, EVFILT_READ, 0, 0, 1, &efd);
-			seen = 1;
+			seen++;
+		} else if (ev[i].udata == &ul) {
+			T_KEVENT(&ev[i], ul, EVFILT_READ, 0, 0, 1, &ul);
+			seen++;
 		}
-	T_EQ(seen, 1);
+	}
+	T_EQ(seen, 2);
 	t_change(kq2, kq, EVFILT_READ, EV_ADD, 0, 0, NULL);
 	t_change(kq2, 3, EVFILT_TIMER, EV_ADD, 0, 10, NULL);
 	/* NOTE_FORK needs the proc connector; use it when available. */

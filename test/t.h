@@ -24,6 +24,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -469,6 +470,27 @@ static inline int t_unix_listener(int backlog, struct sockaddr_un *sun)
 		T_FAIL("socket(AF_UNIX, SOCK_STREAM): %s", strerror(errno));
 	if (bind(l, (struct sockaddr *)sun, sizeof *sun) != 0)
 		T_FAIL("bind(%s): %s", p, strerror(errno));
+	if (listen(l, backlog) != 0)
+		T_FAIL("listen(%d): %s", backlog, strerror(errno));
+	return l;
+}
+
+/* A listening AF_UNIX stream socket at an abstract address (no file, so a
+ * test may have any number): the address, unique to this process and n,
+ * goes to *sun and its length to *len. */
+static inline int t_unix_listener_abstract(int backlog, int n, struct sockaddr_un *sun,
+					   socklen_t *len)
+{
+	memset(sun, 0, sizeof *sun);
+	sun->sun_family = AF_UNIX;
+	int k = snprintf(sun->sun_path + 1, sizeof sun->sun_path - 1, "kqtest-%d-%d",
+			 (int)getpid(), n);
+	*len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)k);
+	int l = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (l < 0)
+		T_FAIL("socket(AF_UNIX, SOCK_STREAM): %s", strerror(errno));
+	if (bind(l, (struct sockaddr *)sun, *len) != 0)
+		T_FAIL("bind(@%s): %s", sun->sun_path + 1, strerror(errno));
 	if (listen(l, backlog) != 0)
 		T_FAIL("listen(%d): %s", backlog, strerror(errno));
 	return l;

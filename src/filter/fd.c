@@ -866,7 +866,7 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 	case KQ_FD_LISTEN_INET:
 	case KQ_FD_LISTEN_UNIX:
 	case KQ_FD_LISTEN_OTHER:
-		if (kq_listen_backlog(fd, s->kind, &n) != 0)
+		if (kq_listen_backlog(fd, s->kind, &n, &kq->diagfd) != 0)
 			n = (r & EPOLLIN) ? 1 : 0;
 		kn->data = n;
 		return n > 0;
@@ -1123,6 +1123,9 @@ static void fd_forget(struct kqueue *kq)
 	if (kq->wrfd >= 0)
 		sys_close(kq->wrfd);
 	kq->wrfd = -1;
+	if (kq->diagfd >= 0)
+		sys_close(kq->diagfd);
+	kq->diagfd = -1;
 	kq_efdinfo_fini(kq, false);
 }
 

@@ -200,55 +200,66 @@ int kq_tty_space(int fd, int64_t *out)
 
 /* Pending connections of a listening AF_UNIX socket.  Linux has no ioctl
  * for it (FIONREAD says EINVAL); sock_diag reports the accept queue length
- * as the receive queue of a listener. */
-static int unix_backlog(int fd, int64_t *out)
+ * as the receive queue of a listener.  The netlink socket is the kqueue's
+ * (*diag, made on first use): making and closing one per evaluation cost
+ * more than the query itself.  A reply left behind by an interrupted call
+ * is told apart by its sequence number and skipped. */
+static int unix_backlog(int fd, int64_t *out, int *diag)
 {
+	static _Atomic unsigned seq;
 	struct stat st;
 	int err = sys_fstat(fd, &st);
 	if (err)
 		return err;
-	int e = errno;
-	int nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
-	if (nl < 0) {
-		err = -errno;
-		errno = e;
-		return err;
+	if (*diag < 0) {
+		int e = errno;
+		*diag = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+		if (*diag < 0) {
+			err = -errno;
+			errno = e;
+			return err;
+		}
 	}
+	unsigned id = atomic_fetch_add_explicit(&seq, 1, memory_order_relaxed);
 	struct {
 		struct nlmsghdr nlh;
 		struct unix_diag_req req;
 	} msg = {
 		.nlh = { .nlmsg_len = sizeof msg, .nlmsg_type = SOCK_DIAG_BY_FAMILY,
-			 .nlmsg_flags = NLM_F_REQUEST },
+			 .nlmsg_flags = NLM_F_REQUEST, .nlmsg_seq = id },
 		.req = { .sdiag_family = AF_UNIX, .udiag_states = ~0u,
 			 .udiag_ino = (unsigned)st.st_ino, .udiag_show = UDIAG_SHOW_RQLEN,
 			 .udiag_cookie = { INET_DIAG_NOCOOKIE, INET_DIAG_NOCOOKIE } },
 	};
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-	err = -EIO;
-	if (KQ_SYSCALL(SYS_sendto, nl, &msg, sizeof msg, 0, &sa, sizeof sa) == (long)sizeof msg) {
+	if (KQ_SYSCALL(SYS_sendto, *diag, &msg, sizeof msg, 0, &sa, sizeof sa) != (long)sizeof msg)
+		return -EIO;
+	/* the kernel has queued the answer when sendto() returns */
+	for (int tries = 0; tries < 4; tries++) {
 		union { struct nlmsghdr h; char b[1024]; } buf;
-		long n = KQ_SYSCALL(SYS_recvfrom, nl, &buf, sizeof buf, 0, NULL, NULL);
+		long n = KQ_SYSCALL(SYS_recvfrom, *diag, &buf, sizeof buf, MSG_DONTWAIT, NULL, NULL);
 		struct nlmsghdr *h = &buf.h;
-		if (n > 0 && NLMSG_OK(h, (unsigned)n) && h->nlmsg_type == SOCK_DIAG_BY_FAMILY) {
-			struct unix_diag_msg *m = NLMSG_DATA(h);
-			int len = (int)h->nlmsg_len - NLMSG_LENGTH(sizeof *m);
-			struct rtattr *a = (struct rtattr *)(m + 1);
-			for (; RTA_OK(a, len); a = RTA_NEXT(a, len)) {
-				if (a->rta_type == UNIX_DIAG_RQLEN) {
-					struct unix_diag_rqlen *q = RTA_DATA(a);
-					*out = q->udiag_rqueue;
-					err = 0;
-				}
+		if (n <= 0 || !NLMSG_OK(h, (unsigned)n))
+			return -EIO;
+		if (h->nlmsg_seq != id)
+			continue;
+		if (h->nlmsg_type != SOCK_DIAG_BY_FAMILY)
+			return -EIO;
+		struct unix_diag_msg *m = NLMSG_DATA(h);
+		int len = (int)h->nlmsg_len - NLMSG_LENGTH(sizeof *m);
+		for (struct rtattr *a = (struct rtattr *)(m + 1); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+			if (a->rta_type == UNIX_DIAG_RQLEN) {
+				struct unix_diag_rqlen *q = RTA_DATA(a);
+				*out = q->udiag_rqueue;
+				return 0;
 			}
 		}
+		return -EIO;
 	}
-	sys_close(nl);
-	errno = e;
-	return err;
+	return -EIO;
 }
 
-int kq_listen_backlog(int fd, int kind, int64_t *out)
+int kq_listen_backlog(int fd, int kind, int64_t *out, int *diag)
 {
 	*out = 0;
 	if (kind == KQ_FD_LISTEN_INET) {
@@ -261,11 +272,10 @@ int kq_listen_backlog(int fd, int kind, int64_t *out)
 		return err;
 	}
 	if (kind == KQ_FD_LISTEN_UNIX)
-		return unix_backlog(fd, out);
+		return unix_backlog(fd, out, diag);
 	return -EOPNOTSUPP;
 }
 
-/* The counter is visible without consuming it only in fdinfo (hex). */
 int kq_file_remaining(int fd, int64_t *out)
 {
 	struct stat st;

@@ -36,7 +36,7 @@ int kq_socket_kind(int domain, int type, int protocol);   /* what socket() makes
 int kq_fd_inq(int fd, int64_t *out);                 /* FIONREAD */
 int kq_sock_space(int fd, int64_t *out);             /* SO_SNDBUF - SIOCOUTQ */
 int kq_pipe_space(int fd, int64_t *out);             /* capacity - buffered */
-int kq_listen_backlog(int fd, int kind, int64_t *out);
+int kq_listen_backlog(int fd, int kind, int64_t *out, int *diag);  /* diag: see fdkind.c */
 int kq_file_remaining(int fd, int64_t *out);         /* size - offset */
 int kq_tty_space(int fd, int64_t *out);
 
