@@ -115,7 +115,7 @@ int kq_eventfd_count(struct kqueue *kq, int fd, uint64_t *out)
 {
 	struct kq_efdinfo *c = kq->efdinfo;
 	struct efdinfo_ent *e = NULL;
-	for (unsigned i = 0; c && i < c->n; i++)
+	for (unsigned i = 0; c && i < c->n && !e; i++)
 		if (c->e[i].fd == fd)
 			e = &c->e[i];
 	if (!e)
