@@ -8,7 +8,9 @@
  *   kq_glock (global)  the list of live kqueues (close() walks it).
  *   kq_freelock        the free list of dead kqueue objects (a leaf lock).
  *   kq->lock           everything inside one kqueue: knote tables, the ready
- *                      queue, every knote field, the fd slots.
+ *                      queue, every knote field, the fd slots (a futex lock
+ *                      of our own, lock.h: its waits are never cancellation
+ *                      points).
  *   Order: kq_glock before kq->lock.  An outer kqueue's lock may be held while
  *   an inner (nested) kqueue's lock is taken; epoll refuses cycles (ELOOP), so
  *   that order is acyclic.
