@@ -15,10 +15,12 @@
  * the last one, which a close of the number also removes), so the
  * descriptors kept never outnumber the eventfds being watched, and at
  * most EFDINFO_MAX per kqueue; beyond that the file is opened per read.
- * Every entry also remembers which file it opened: if a program closes that
- * descriptor itself (closing every number above 2, say) and the number
- * comes back as something else, the entry is forgotten, never read as ours
- * or closed.
+ * Every entry also remembers which file it opened.  A program that closes
+ * that descriptor itself (every number above 2, say) breaks the kqueue as
+ * it would by closing any of its descriptors (kqueue(2)); if the number
+ * comes back as another file, the next pread() reads that file once (and
+ * a read of an eventfd, timerfd or signalfd consumes), its text does not
+ * parse, and the entry is forgotten without closing what is no longer ours.
  */
 #include "../kq.h"
 #include "../sys.h"
