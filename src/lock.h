@@ -31,6 +31,12 @@
 
 #include "sys.h"
 
+/* 32-bit architectures born with 64-bit time have only the _time64 call;
+ * without a timeout the two are the same. */
+#if !defined(SYS_futex) && defined(SYS_futex_time64)
+#define SYS_futex SYS_futex_time64
+#endif
+
 struct kq_mutex {
 	int state;                 /* 0 free, 1 held, 2 held, maybe sleepers */
 };
