@@ -63,19 +63,17 @@ static inline void kq_mutex_lock_slow(struct kq_mutex *m)
 		kq_futex_wait(&m->state, 2);
 }
 
-static inline void kq_mutex_lock(struct kq_mutex *m)
-{
-	int free = 0;
-	if (!__atomic_compare_exchange_n(&m->state, &free, 1, false,
-					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-		kq_mutex_lock_slow(m);
-}
-
 static inline bool kq_mutex_trylock(struct kq_mutex *m)
 {
 	int free = 0;
 	return __atomic_compare_exchange_n(&m->state, &free, 1, false,
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static inline void kq_mutex_lock(struct kq_mutex *m)
+{
+	if (!kq_mutex_trylock(m))
+		kq_mutex_lock_slow(m);
 }
 
 static inline void kq_mutex_unlock(struct kq_mutex *m)

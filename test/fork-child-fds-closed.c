@@ -6,10 +6,9 @@
  * of the library).  The parent lists /proc/self/fd before creating two
  * kqueues with READ, WRITE, USER, TIMER, SIGNAL, PROC and VNODE knotes (READ
  * knotes on an eventfd and on a listening AF_UNIX socket among them, whose
- * counts were read); the child's
- * /proc/self/fd must be exactly that list.  Checked for a fork from
- * the main thread, and for a fork from another thread while the main thread
- * is blocked in kevent().
+ * counts were read); the child's /proc/self/fd must be exactly that list.
+ * Checked for a fork from the main thread, and for a fork from another
+ * thread while the main thread is blocked in kevent().
  */
 #include "t.h"
 

@@ -454,25 +454,32 @@ static inline const char *t_tmp_fifo(void)
 	return p;
 }
 
+/* An AF_UNIX stream socket bound to sun (len bytes of it, shown as name in
+ * messages) and listening. */
+static inline int t_unix_listen_at(const struct sockaddr_un *sun, socklen_t len,
+				   const char *name, int backlog)
+{
+	int l = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (l < 0)
+		T_FAIL("socket(AF_UNIX, SOCK_STREAM): %s", strerror(errno));
+	if (bind(l, (const struct sockaddr *)sun, len) != 0)
+		T_FAIL("bind(%s): %s", name, strerror(errno));
+	if (listen(l, backlog) != 0)
+		T_FAIL("listen(%d): %s", backlog, strerror(errno));
+	return l;
+}
+
 /* AF_UNIX stream socket listening at a t_tmp_path() (its address: *sun). */
 static inline int t_unix_listener(int backlog, struct sockaddr_un *sun)
 {
 	const char *p = t_tmp_path("sock");
-	int l;
 
 	memset(sun, 0, sizeof *sun);
 	sun->sun_family = AF_UNIX;
 	if (strlen(p) >= sizeof sun->sun_path)
 		T_FAIL("socket path too long: %s", p);
 	strcpy(sun->sun_path, p);
-	l = socket(AF_UNIX, SOCK_STREAM, 0);
-	if (l < 0)
-		T_FAIL("socket(AF_UNIX, SOCK_STREAM): %s", strerror(errno));
-	if (bind(l, (struct sockaddr *)sun, sizeof *sun) != 0)
-		T_FAIL("bind(%s): %s", p, strerror(errno));
-	if (listen(l, backlog) != 0)
-		T_FAIL("listen(%d): %s", backlog, strerror(errno));
-	return l;
+	return t_unix_listen_at(sun, sizeof *sun, p, backlog);
 }
 
 /* A listening AF_UNIX stream socket at an abstract address (no file, so a
@@ -486,14 +493,7 @@ static inline int t_unix_listener_abstract(int backlog, int n, struct sockaddr_u
 	int k = snprintf(sun->sun_path + 1, sizeof sun->sun_path - 1, "kqtest-%d-%d",
 			 (int)getpid(), n);
 	*len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)k);
-	int l = socket(AF_UNIX, SOCK_STREAM, 0);
-	if (l < 0)
-		T_FAIL("socket(AF_UNIX, SOCK_STREAM): %s", strerror(errno));
-	if (bind(l, (struct sockaddr *)sun, *len) != 0)
-		T_FAIL("bind(@%s): %s", sun->sun_path + 1, strerror(errno));
-	if (listen(l, backlog) != 0)
-		T_FAIL("listen(%d): %s", backlog, strerror(errno));
-	return l;
+	return t_unix_listen_at(sun, *len, sun->sun_path + 1, backlog);
 }
 
 /* Opens a pty pair (O_RDWR | O_NOCTTY); skips the test if ptys fail. */

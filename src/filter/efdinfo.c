@@ -44,9 +44,12 @@ struct kq_efdinfo {
 	struct efdinfo_ent e[EFDINFO_MAX];
 };
 
-static int efd_path(char *path, size_t len, int fd)
+/* fd's fdinfo file, opened: a descriptor or -errno. */
+static int open_info(int fd)
 {
-	return snprintf(path, len, "/proc/self/fdinfo/%d", fd);
+	char path[48];
+	snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
+	return sys_open_ro(path);
 }
 
 /* The counter from an fdinfo text of n bytes in buf (which has room for a
@@ -66,9 +69,8 @@ static int parse_count(char *buf, long n, uint64_t *out)
 
 static int count_uncached(int fd, uint64_t *out)
 {
-	char path[48], buf[512];
-	efd_path(path, sizeof path, fd);
-	int f = sys_open_ro(path);
+	char buf[512];
+	int f = open_info(fd);
 	if (f < 0)
 		return f;
 	long n = sys_read(f, buf, sizeof buf - 1);
@@ -83,9 +85,19 @@ static bool still_ours(const struct efdinfo_ent *e)
 	return sys_fstat(e->info, &st) == 0 && st.st_dev == e->dev && st.st_ino == e->ino;
 }
 
-static void forget(struct kq_efdinfo *c, unsigned i, bool close_it)
+/* The index of fd's entry, or -1. */
+static int find(const struct kq_efdinfo *c, int fd)
 {
-	if (close_it)
+	for (unsigned i = 0; c && i < c->n; i++)
+		if (c->e[i].fd == fd)
+			return (int)i;
+	return -1;
+}
+
+/* Drops entry i, closing its descriptor only while that is still ours. */
+static void forget(struct kq_efdinfo *c, unsigned i)
+{
+	if (still_ours(&c->e[i]))
 		sys_close(c->e[i].info);
 	c->e[i] = c->e[--c->n];
 }
@@ -98,9 +110,7 @@ static struct efdinfo_ent *open_entry(struct kqueue *kq, int fd)
 		return NULL;
 	if (c->n == EFDINFO_MAX)
 		return NULL;
-	char path[48];
-	efd_path(path, sizeof path, fd);
-	int f = sys_open_ro(path);
+	int f = open_info(fd);
 	if (f < 0)
 		return NULL;
 	struct stat st;
@@ -115,13 +125,8 @@ static struct efdinfo_ent *open_entry(struct kqueue *kq, int fd)
 
 int kq_eventfd_count(struct kqueue *kq, int fd, uint64_t *out)
 {
-	struct kq_efdinfo *c = kq->efdinfo;
-	struct efdinfo_ent *e = NULL;
-	for (unsigned i = 0; c && i < c->n && !e; i++)
-		if (c->e[i].fd == fd)
-			e = &c->e[i];
-	if (!e)
-		e = open_entry(kq, fd);
+	int i = find(kq->efdinfo, fd);
+	struct efdinfo_ent *e = i >= 0 ? &kq->efdinfo->e[i] : open_entry(kq, fd);
 	if (!e)
 		return count_uncached(fd, out);
 	char buf[512];
@@ -129,22 +134,19 @@ int kq_eventfd_count(struct kqueue *kq, int fd, uint64_t *out)
 	if (parse_count(buf, n, out) == 0)
 		return 0;
 	/* the eventfd's number closed behind our back, or ours was */
-	forget(c, (unsigned)(e - c->e), still_ours(e));
+	struct kq_efdinfo *c = kq->efdinfo;
+	forget(c, (unsigned)(e - c->e));
 	return count_uncached(fd, out);
 }
 
 void kq_efdinfo_drop(struct kqueue *kq, int fd)
 {
-	struct kq_efdinfo *c = kq->efdinfo;
-	for (unsigned i = 0; c && i < c->n; i++) {
-		if (c->e[i].fd == fd) {
-			forget(c, i, still_ours(&c->e[i]));
-			return;
-		}
-	}
+	int i = find(kq->efdinfo, fd);
+	if (i >= 0)
+		forget(kq->efdinfo, (unsigned)i);
 }
 
-/* Closes every entry's descriptor (still_ours: see the top); frees the
+/* Closes every entry's descriptor (those still ours: see the top); frees the
  * table too unless this is a fork child abandoning the kqueue. */
 void kq_efdinfo_fini(struct kqueue *kq, bool free_it)
 {
@@ -152,7 +154,7 @@ void kq_efdinfo_fini(struct kqueue *kq, bool free_it)
 	if (!c)
 		return;
 	while (c->n)
-		forget(c, c->n - 1, still_ours(&c->e[c->n - 1]));
+		forget(c, c->n - 1);
 	if (free_it) {
 		free(c);
 		kq->efdinfo = NULL;
