@@ -10,11 +10,6 @@
 
 #include <sys/eventfd.h>
 
-static void add(int fd, uint64_t v)
-{
-	t_write(fd, &v, sizeof v);
-}
-
 int main(void)
 {
 	int kq = t_kqueue();
@@ -25,7 +20,7 @@ int main(void)
 	T_ASSERT(a >= 0);
 	t_change(kq, a, EVFILT_READ, EV_ADD, 0, 0, (void *)0x1);
 	for (uint64_t i = 1; i <= 5; i++) {
-		add(a, i);
+		t_eventfd_add(a, i);
 		T_EQ(t_get(kq, ev, 4), 1);
 		T_KEVENT(&ev[0], a, EVFILT_READ, 0, 0, (int64_t)(i * (i + 1) / 2), (void *)0x1);
 	}
@@ -40,7 +35,7 @@ int main(void)
 	t_change(kq, b, EVFILT_READ, EV_ADD, 0, 0, (void *)0x2);
 	T_EQ(t_get(kq, ev, 4), 1);
 	T_KEVENT(&ev[0], b, EVFILT_READ, 0, 0, 40, (void *)0x2);
-	add(b, 2);
+	t_eventfd_add(b, 2);
 	T_EQ(t_get(kq, ev, 4), 1);
 	T_KEVENT(&ev[0], b, EVFILT_READ, 0, 0, 42, (void *)0x2);
 

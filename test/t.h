@@ -316,6 +316,12 @@ static inline void t_write(int fd, const void *buf, size_t n)
 		T_FAIL("write(%d, %zu): %s", fd, n, strerror(errno));
 }
 
+/* Adds v to an eventfd's counter. */
+static inline void t_eventfd_add(int fd, uint64_t v)
+{
+	t_write(fd, &v, sizeof v);
+}
+
 /* Waits (at most 2 s) until n bytes are buffered for reading on fd. */
 static inline void t_wait_inq(int fd, int n)
 {

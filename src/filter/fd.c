@@ -874,8 +874,14 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 		uint64_t c = 0;
 		if (!(r & EPOLLIN))
 			return 0;
-		if (kq_eventfd_count(kq, fd, &c) != 0)
+		if (kq_eventfd_count(kq, fd, &c) != 0) {
+			/* the number names something else now: closed and
+			 * reused where libkq could not see, the eventfd kept
+			 * alive (and its entry reporting) by a copy */
+			if (reclassify(s, fd))
+				return read_event(kq, kn, s, r);
 			c = 1;
+		}
 		kn->data = (int64_t)c;
 		return 1;
 	}
@@ -1002,7 +1008,8 @@ static int write_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s,
 		uint64_t c = 0;
 		if (!(r & EPOLLOUT))
 			return 0;
-		kq_eventfd_count(kq, fd, &c);
+		if (kq_eventfd_count(kq, fd, &c) != 0 && reclassify(s, fd))
+			return write_event(kq, kn, s, r);   /* as in read_event */
 		kn->data = (int64_t)(UINT64_C(0xfffffffffffffffe) - c);
 		return 1;
 	}
