@@ -84,6 +84,18 @@ backend_env() {
 	esac
 }
 
+# note_failures NAME RC LOG RUN: WORKDIR/fail-NAME, where the caller put the
+# failing items a suite's run printed in LOG, sorted; a run that failed
+# (status RC) without naming one is a failure of its own.  (Not the end of
+# a pipeline: dash runs that in a subshell, where die would not end this.)
+note_failures() {
+	sort -u -o "$work/fail-$1" "$work/fail-$1"
+	if [ "$2" != 0 ] && [ ! -s "$work/fail-$1" ]; then
+		tail -20 "$3"
+		die "$4 ended with status $2 and named no failing item (see $3)"
+	fi
+}
+
 # judge WHAT KIND: the rule for a program's own suite, once the caller's
 # run_suite NAME BACKEND [ITEM...] (failing items listed in WORKDIR/fail-NAME)
 # has run everything as "kqueue".  Many suites have timed tests, so a

@@ -101,12 +101,9 @@ run_suite() {
 	fi
 	rc=$?
 	# "	 12 - test_name (Failed)" after "The following tests FAILED:"
-	sed -n '/^The following tests FAILED:/,$s/^[[:space:]]*[0-9]* - \([^ ]*\) (.*/\1/p' "$log" |
-		sort -u >"$work/fail-$name"
-	if [ $rc != 0 ] && [ ! -s "$work/fail-$name" ]; then
-		tail -20 "$log"
-		die "ctest on $which ended with status $rc and named no failing test (see $log)"
-	fi
+	sed -n '/^The following tests FAILED:/,$s/^[[:space:]]*[0-9]* - \([^ ]*\) (.*/\1/p' "$log" \
+		>"$work/fail-$name"
+	note_failures "$name" $rc "$log" "ctest on $which"
 	say "$name ($which): $(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\)/\2 run, \1 failed/p' "$log")" \
 	    "in $(( $(date +%s) - t0 )) s"
 }
