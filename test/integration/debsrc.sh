@@ -84,6 +84,17 @@ backend_env() {
 	esac
 }
 
+# fresh_tree: true, with WORKDIR's $tree replaced by a copy of $src, when
+# $tree was not built from this source against this libkq (tree_built
+# marks it so once it is); false when it was.
+fresh_tree() {
+	key="$srcdir|$libkq|$(cat "$src/.complete")"
+	[ "$(cat "$tree/.key" 2>/dev/null)" = "$key" ] && return 1
+	rm -rf "$tree" && cp -a "$src" "$tree" || exit 1
+	return 0
+}
+tree_built() { echo "$key" >"$tree/.key"; }
+
 # note_failures NAME RC LOG RUN: WORKDIR/fail-NAME, where the caller put the
 # failing items a suite's run printed in LOG, sorted; a run that failed
 # (status RC) without naming one is a failure of its own.  (Not the end of

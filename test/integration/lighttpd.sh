@@ -43,9 +43,7 @@ who=lighttpd
 . "$here/debsrc.sh"
 
 build() {
-	key="$srcdir|$libkq|$(cat "$src/.complete")"
-	if [ "$(cat "$tree/.key" 2>/dev/null)" != "$key" ]; then
-		rm -rf "$tree" && cp -a "$src" "$tree" || exit 1
+	if fresh_tree; then
 		say "configuring lighttpd"
 		# LIBS, not LDFLAGS: configure drops LDFLAGS from some checks.
 		# Without inotify the stat cache's directory watches are kqueue's.
@@ -66,7 +64,7 @@ build() {
 		tail -30 "$work/build.log"
 		die "building lighttpd failed (see $work/build.log)"
 	fi
-	echo "$key" >"$tree/.key"
+	tree_built
 }
 
 # run_suite NAME BACKEND [TEST...]: the suite's .t files (all, or those
