@@ -22,6 +22,10 @@
 # kqueue is the event method, nginx serves after the load, and a graceful
 # stop (SIGQUIT) ends it within 20 s.
 #
+# LIBKQ may be an AddressSanitizer build of libkq: nginx is not
+# instrumented, so the sanitizer's runtime is preloaded into it (leak
+# reports off: they would be nginx's), and a report fails the run.
+#
 # usage: sh nginx.sh SRCDIR LIBKQ CC WORKDIR
 #   SRCDIR   libkq's source tree
 #   LIBKQ    libkq's shared library in the build tree
@@ -110,7 +114,15 @@ http {
 }
 EOF
 
-"$exe" -p "$run" -c "$run/conf/nginx.conf" >"$run/logs/stdout.log" 2>&1 &
+# a sanitized libkq: its runtime must load first
+asan=$(ldd "$libkq" | sed -n 's/^[[:space:]]*libasan[^ ]* => \([^ ]*\) .*/\1/p')
+if [ -n "$asan" ]; then
+	say "libkq is built with AddressSanitizer: preloading $asan"
+	LD_PRELOAD=$asan ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		"$exe" -p "$run" -c "$run/conf/nginx.conf" >"$run/logs/stdout.log" 2>&1 &
+else
+	"$exe" -p "$run" -c "$run/conf/nginx.conf" >"$run/logs/stdout.log" 2>&1 &
+fi
 pid=$!
 stop() { kill -9 "$pid" 2>/dev/null; pkill -9 -P "$pid" 2>/dev/null; }
 trap stop EXIT
@@ -135,6 +147,10 @@ say "load done in $(( $(date +%s) - t0 )) s"
 timeout 30 "$work/ngx-load" probe "$port" "$run/www" ||
 	die "nginx no longer serves right after the load"
 
+if grep -E 'ERROR: AddressSanitizer|runtime error:' "$run/logs/stdout.log" >"$work/bad-lines"; then
+	head -5 "$work/bad-lines"
+	die "the sanitizer reported an error (see $run/logs/stdout.log)"
+fi
 if grep -E '\[(alert|crit|emerg)\]' "$run/logs/error.log" >"$work/bad-lines"; then
 	head -5 "$work/bad-lines"
 	die "nginx logged alerts (see $run/logs/error.log)"
