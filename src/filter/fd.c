@@ -949,8 +949,21 @@ static int write_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s,
 		return n >= PIPE_BUF;
 	case KQ_FD_STREAM:
 	case KQ_FD_TCP:
-		if (space_of(kn, fd, &n) == -ENOTSOCK && reclassify(s, fd))
+		if (s->kind == KQ_FD_TCP && (r & (EPOLLHUP | EPOLLERR)) == (EPOLLHUP | EPOLLERR)) {
+			/* Died of an error (refused, reset, timed out).  FreeBSD
+			 * drops a disconnected socket's send buffer, so all of
+			 * it is free; Linux discarded the queue too, but SIOCOUTQ
+			 * still counts what was never acknowledged (a refused
+			 * connect's SYN as 1).  A batch answer is not wanted. */
+			kn->fpriv &= (uint8_t)~FPRIV_SPACE;
+			int buf = 0;
+			if (sys_getsockopt_int(fd, SOL_SOCKET, SO_SNDBUF, &buf) == -ENOTSOCK &&
+			    reclassify(s, fd))
+				return write_event(kq, kn, s, r);
+			n = buf;
+		} else if (space_of(kn, fd, &n) == -ENOTSOCK && reclassify(s, fd)) {
 			return write_event(kq, kn, s, r);
+		}
 		kn->data = n;
 		/* A socket that never connected reports OUT|HUP without RDHUP;
 		 * both directions shut (peer gone, reset) show HUP and RDHUP.
