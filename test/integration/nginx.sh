@@ -124,7 +124,15 @@ else
 	"$exe" -p "$run" -c "$run/conf/nginx.conf" >"$run/logs/stdout.log" 2>&1 &
 fi
 pid=$!
-stop() { kill -9 "$pid" 2>/dev/null; pkill -9 -P "$pid" 2>/dev/null; }
+# the workers first: once the master is gone they are init's, out of reach
+# of a search by parent, and would keep ctest's output open; a stopped
+# master cannot start new ones meanwhile (no pkill: procps may not be installed)
+stop() {
+	kill -STOP "$pid" 2>/dev/null
+	# shellcheck disable=SC2046
+	kill -9 $(awk -v p="$pid" '$4 == p { print $1 }' /proc/[0-9]*/stat 2>/dev/null) 2>/dev/null
+	kill -9 "$pid" 2>/dev/null
+}
 trap stop EXIT
 i=0
 until "$work/ngx-load" probe "$port" "$run/www" 2>/dev/null; do
@@ -163,5 +171,6 @@ while kill -0 "$pid" 2>/dev/null && [ $i -lt 200 ]; do
 done
 kill -0 "$pid" 2>/dev/null && die "nginx did not stop within 20 s of SIGQUIT"
 wait "$pid"
+trap - EXIT   # its number may be another process's now
 say "PASS: every reply right, no alert, a graceful stop in $((i / 10)).$((i % 10)) s"
 exit 0
