@@ -616,15 +616,22 @@ static bool batch_answer(struct knote *kn, uint8_t flag, int64_t *n)
 }
 
 /* The input count of a socket READ knote, and the send space of a WRITE
- * knote: from this call's batch if it has one, else by system call. */
+ * knote: from this call's batch if it has one, else by system call.
+ * A TCP connection that died of an error (refused, reset, timed out) has
+ * all of its send buffer free, as FreeBSD drops a disconnected socket's:
+ * Linux discarded the queue too, but SIOCOUTQ (and so a batch answer)
+ * still counts what was never acknowledged, a refused connect's SYN as 1. */
 static int inq_of(struct knote *kn, int fd, int64_t *n)
 {
 	return batch_answer(kn, FPRIV_INQ, n) ? 0 : kq_fd_inq(fd, n);
 }
 
-static int space_of(struct knote *kn, int fd, int64_t *n)
+static int space_of(struct knote *kn, int fd, bool died, int64_t *n)
 {
-	return batch_answer(kn, FPRIV_SPACE, n) ? 0 : kq_sock_space(fd, n);
+	bool batched = batch_answer(kn, FPRIV_SPACE, n);
+	if (died)
+		return kq_sock_sndbuf(fd, n);
+	return batched ? 0 : kq_sock_space(fd, n);
 }
 
 /*
@@ -948,22 +955,11 @@ static int write_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s,
 		kn->data = n;
 		return n >= PIPE_BUF;
 	case KQ_FD_STREAM:
-	case KQ_FD_TCP:
-		if (s->kind == KQ_FD_TCP && (r & (EPOLLHUP | EPOLLERR)) == (EPOLLHUP | EPOLLERR)) {
-			/* Died of an error (refused, reset, timed out).  FreeBSD
-			 * drops a disconnected socket's send buffer, so all of
-			 * it is free; Linux discarded the queue too, but SIOCOUTQ
-			 * still counts what was never acknowledged (a refused
-			 * connect's SYN as 1).  A batch answer is not wanted. */
-			kn->fpriv &= (uint8_t)~FPRIV_SPACE;
-			int buf = 0;
-			if (sys_getsockopt_int(fd, SOL_SOCKET, SO_SNDBUF, &buf) == -ENOTSOCK &&
-			    reclassify(s, fd))
-				return write_event(kq, kn, s, r);
-			n = buf;
-		} else if (space_of(kn, fd, &n) == -ENOTSOCK && reclassify(s, fd)) {
+	case KQ_FD_TCP: {
+		bool died = s->kind == KQ_FD_TCP &&
+			    (r & (EPOLLHUP | EPOLLERR)) == (EPOLLHUP | EPOLLERR);
+		if (space_of(kn, fd, died, &n) == -ENOTSOCK && reclassify(s, fd))
 			return write_event(kq, kn, s, r);
-		}
 		kn->data = n;
 		/* A socket that never connected reports OUT|HUP without RDHUP;
 		 * both directions shut (peer gone, reset) show HUP and RDHUP.
@@ -988,6 +984,7 @@ static int write_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s,
 		if (!(r & EPOLLOUT) || (r & EPOLLHUP))
 			return 0;
 		return !(kn->sfflags & NOTE_LOWAT) || n >= kn->sdata;
+	}
 	case KQ_FD_DGRAM:
 		if (kq_sock_space(fd, &n) == -ENOTSOCK && reclassify(s, fd))
 			return write_event(kq, kn, s, r);

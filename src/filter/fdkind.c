@@ -166,13 +166,19 @@ int kq_fd_inq(int fd, int64_t *out)
 	return err;
 }
 
+int kq_sock_sndbuf(int fd, int64_t *out)
+{
+	int buf = 0, err = sys_getsockopt_int(fd, SOL_SOCKET, SO_SNDBUF, &buf);
+	*out = err ? 0 : buf;
+	return err;
+}
+
 int kq_sock_space(int fd, int64_t *out)
 {
-	int buf = 0, queued = 0, err;
-	err = sys_getsockopt_int(fd, SOL_SOCKET, SO_SNDBUF, &buf);
+	int queued = 0, err = kq_sock_sndbuf(fd, out);
 	if (!err)
 		err = sys_ioctl_int(fd, SIOCOUTQ, &queued);
-	*out = err ? 0 : (buf > queued ? buf - queued : 0);
+	*out = err ? 0 : (*out > queued ? *out - queued : 0);
 	return err;
 }
 

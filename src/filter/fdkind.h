@@ -34,6 +34,7 @@ int kq_fd_classify(int fd);                          /* kind or -errno */
 int kq_fd_classify_first(int fd);    /* cheaper; a listener may come out as STREAM */
 int kq_socket_kind(int domain, int type, int protocol);   /* what socket() makes, or 0 */
 int kq_fd_inq(int fd, int64_t *out);                 /* FIONREAD */
+int kq_sock_sndbuf(int fd, int64_t *out);            /* SO_SNDBUF */
 int kq_sock_space(int fd, int64_t *out);             /* SO_SNDBUF - SIOCOUTQ */
 int kq_pipe_space(int fd, int64_t *out);             /* capacity - buffered */
 int kq_listen_backlog(int fd, int kind, int64_t *out, int *diag);  /* diag: see fdkind.c */
