@@ -84,6 +84,20 @@ backend_env() {
 	esac
 }
 
+# take_args SRCDIR LIBKQ CC WORKDIR: the usual arguments of a script that
+# builds a program with CC against libkq's headers and LIBKQ (libdir,
+# libkq absolute), in WORKDIR/build from WORKDIR/source.
+take_args() {
+	srcdir=$(cd "$1" && pwd)
+	libdir=$(cd "$(dirname "$2")" && pwd)
+	libkq=$libdir/$(basename "$2")
+	cc=$3
+	work=$4
+	src=$work/source
+	tree=$work/build
+	mkdir -p "$work" || exit 1
+}
+
 # fresh_tree: true, with WORKDIR's $tree replaced by a copy of $src, when
 # $tree was not built from this source against this libkq (tree_built
 # marks it so once it is); false when it was.

@@ -33,19 +33,11 @@
 # without them the compression checks fail on both handlers alike.
 # Time on 2 cores: about 60 s to build, a few seconds for the suite.
 set -u
-srcdir=$(cd "$1" && pwd)
-libkq=$2
-cc=$3
-work=$4
 here=$(cd "$(dirname "$0")" && pwd)
-src=$work/source
-mkdir -p "$work" || exit 1
-libdir=$(cd "$(dirname "$libkq")" && pwd)
-libkq=$libdir/$(basename "$libkq")
-tree=$work/build
 
 who=lighttpd
 . "$here/debsrc.sh"
+take_args "$@"
 
 build() {
 	if fresh_tree; then

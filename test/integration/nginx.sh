@@ -36,20 +36,12 @@
 # Left out: the rewrite and gzip modules (they need PCRE and zlib).  Time
 # on 2 cores: about 60 s to build, about 20 s for the load.
 set -u
-srcdir=$(cd "$1" && pwd)
-libkq=$2
-cc=$3
-work=$4
 here=$(cd "$(dirname "$0")" && pwd)
-src=$work/source
-mkdir -p "$work" || exit 1
-libdir=$(cd "$(dirname "$libkq")" && pwd)
-libkq=$libdir/$(basename "$libkq")
-tree=$work/build
-run=$work/run
 
 who=nginx
 . "$here/debsrc.sh"
+take_args "$@"
+run=$work/run
 
 build() {
 	if fresh_tree; then
