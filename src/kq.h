@@ -123,24 +123,41 @@ struct kq_rechecks;
 struct kq_efdinfo;
 
 struct kqueue {
+	/* What every kevent() and every change reads comes first, in one
+	 * cache line: a change's own work is a few hundred instructions
+	 * next to an epoll_ctl() that evicts much of the cache, so each
+	 * further line it touches shows in its cost. */
 	struct kq_mutex    lock;
 	int                epfd;     /* private dup of the user's epoll fd */
 	int                ufd;      /* the number the user holds; -1 once closed */
-	int                wakefd;   /* eventfd: readable iff the ready queue is non-empty */
-	int                wrfd;     /* second epoll set for split WRITE entries, or -1 */
-	int                diagfd;   /* sock_diag netlink socket (filter/fdkind.c), or -1 */
+	unsigned           users;    /* kevent() calls inside (may be unlocked) */
 	bool               dead;     /* user closed it; torn down when users == 0 */
 	/* knotes are being dropped for the close of a descriptor whose file
 	 * the close frees: its epoll entries go with it (kq_fd_closing) */
 	bool               entries_die;
-	bool               wake_on;  /* wakefd currently readable */
-	unsigned           users;    /* kevent() calls inside (may be unlocked) */
 	/* Epoll reports must be consumed in order with everything else done
 	 * under the lock (scan.c): at most one thread sleeps in a consuming
 	 * epoll_wait() (consumer), and a thread entering while it does wakes
 	 * it and waits on `cond` until it has processed what it took. */
 	bool               consumer;
+	bool               defer_arm; /* the change being applied is undone by
+				       * the next one (api.c, register.c) */
+	bool               fd_oneshot; /* an EV_ONESHOT READ/WRITE knote was ever
+					* added (kq_fd_prefetch_reports) */
+	bool               wake_on;  /* wakefd currently readable */
+	unsigned           nfds;
+	struct kq_fdslot  *fds;      /* indexed by fd */
+	struct kq_slab    *slabs;    /* knote slabs with free room (slab.c) */
+	unsigned           nknotes;  /* knotes allocated */
+	unsigned           qcount;
+	struct knote      *qhead;    /* ready queue, FIFO */
+
+	struct knote     **qtailp;
+	struct kq_efdinfo *efdinfo;  /* kept eventfd fdinfo files (filter/efdinfo.c), or NULL */
 	unsigned           quiescers;  /* threads waiting in kq_quiesce() */
+	int                wakefd;   /* eventfd: readable iff the ready queue is non-empty */
+	int                wrfd;     /* second epoll set for split WRITE entries, or -1 */
+	int                diagfd;   /* sock_diag netlink socket (filter/fdkind.c), or -1 */
 	struct kq_cond     cond;
 	int                waitfd;   /* epoll set holding epfd: sleeping without
 				      * consuming when threads share the kqueue; -1 */
@@ -148,29 +165,17 @@ struct kqueue {
 	struct epoll_event *hbuf;    /* epoll reports are read here (scan.c) */
 	int                hbufcap;
 	unsigned           skips;    /* calls in a row answered without epoll */
-	bool               defer_arm; /* the change being applied is undone by
-				       * the next one (api.c, register.c) */
 
-	struct knote      *qhead;    /* ready queue, FIFO */
-	struct knote     **qtailp;
-	unsigned           qcount;
 	uint64_t           nact;     /* knotes ever queued: activations, for outer kqueues */
 	unsigned           nreports; /* epoll reports processed (scan.c) */
 	unsigned           nstale;   /* ... of them for entries we no longer hold */
 
-	struct kq_fdslot  *fds;      /* indexed by fd */
-	unsigned           nfds;
 	struct knote     **hash;     /* non-fd knotes, by ident */
 	unsigned           hsize;    /* power of two, or 0 */
 	unsigned           hcount;
-	struct kq_slab    *slabs;    /* knote slabs with free room (slab.c) */
-	unsigned           nknotes;  /* knotes allocated */
 
 	struct kq_vnodes  *vnodes;   /* inotify for VNODE and file READ, or NULL */
 	struct kq_uring   *ring;     /* batched socket counts (mux/uring.c), or NULL */
-	struct kq_efdinfo *efdinfo;  /* kept eventfd fdinfo files (filter/efdinfo.c), or NULL */
-	bool               fd_oneshot; /* an EV_ONESHOT READ/WRITE knote was ever
-					* added (kq_fd_prefetch_reports) */
 	struct kq_timers  *timers;   /* EVFILT_TIMER: one timerfd + heap, or NULL */
 	struct kq_sigs    *sigs;     /* EVFILT_SIGNAL knotes of this kqueue, or NULL */
 	struct kq_procs   *procs;    /* EVFILT_PROC: pidfd slots, connector, or NULL */

@@ -51,7 +51,12 @@ static struct kqueue *kq_obtain(void)
 	pthread_mutex_unlock(&kq_freelock);
 	if (kq)
 		return kq;
-	return calloc(1, sizeof *kq);   /* all zero: lock free, no waiters */
+	/* aligned, so the first line of the struct is one cache line */
+	size_t size = (sizeof *kq + 63) & ~(size_t)63;
+	kq = aligned_alloc(64, size);
+	if (kq)
+		memset(kq, 0, size);   /* all zero: lock free, no waiters */
+	return kq;
 }
 
 /* Pulls interpose.o and sockio.o out of libkq.a together with this file

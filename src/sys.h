@@ -76,10 +76,7 @@ static inline int sys_epoll_create(void)
 static inline int sys_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data)
 {
 	struct epoll_event ev = { .events = events, .data.u64 = data };
-	int e = errno, r = epoll_ctl(epfd, op, fd, &ev);
-	if (r < 0) r = -errno;
-	errno = e;
-	return r;
+	return (int)KQ_SYSCALL(SYS_epoll_ctl, epfd, op, fd, &ev);
 }
 
 static inline int sys_ioctl_int(int fd, unsigned long req, int *out)

@@ -475,7 +475,9 @@ static int arm_first(struct kqueue *kq, struct kq_fdslot *s, struct knote *kn)
 	uint32_t ev = (kn->filter == EVFILT_READ ? READ_BITS : WRITE_BITS) | (et ? EPOLLET : 0);
 	uint8_t st = main_state(ev);
 	int fd = (int)kn->ident;
-	int err = entry_sync(kq->epfd, fd, tag_of(s, fd), false, 0, st, ev, true, false);
+	int err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, fd, ev, tag_of(s, fd));
+	if (err == -EEXIST)   /* an entry made behind the slot's back */
+		err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_MOD, fd, ev, tag_of(s, fd));
 	if (err)
 		return err;
 	s->state = st;
@@ -503,7 +505,12 @@ static int fd_arm(struct kqueue *kq, struct knote *kn)
 	int fd = (int)kn->ident;
 	struct kq_fdslot *s = slot_of(kq, kn);
 	bool verify = (kn->status & KN_VERIFY) != 0;
+	int err;
 
+	if (first_on_slot(s, kn)) {
+		err = arm_first(kq, s, kn);
+		goto armed;
+	}
 	if (s->state & SLOT_NOPOLL) {
 		kn->status &= ~KN_VERIFY;
 		return watch_file(kq, s, kn);
@@ -517,7 +524,8 @@ static int fd_arm(struct kqueue *kq, struct knote *kn)
 	if (!verify && (s->state & (SLOT_EPOLL | SLOT_WEPOLL)) &&
 	    ((kn->status & (KN_DISABLED | KN_QUEUED)) || level_entry_has(s, kn)))
 		return 1;
-	int err = first_on_slot(s, kn) ? arm_first(kq, s, kn) : slot_sync(kq, s, fd, kn, false);
+	err = slot_sync(kq, s, fd, kn, false);
+armed:
 	kn->status &= ~KN_VERIFY;
 	if (err == -EPERM)
 		return nopoll_attach(kq, s, kn);
