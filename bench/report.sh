@@ -928,7 +928,7 @@ write_md() {
 		"timeout (us)=timeout_us;kevent CPU %=kevent_cpu_pct;epoll_pwait2 CPU %=pwait2_cpu_pct;timerfd CPU %=timerfd_cpu_pct;kevent us per wait=kevent_cpu_us;timerfd us per wait=timerfd_cpu_us"
 	echo
 	echo "A timeout of at most 1 ms sleeps (with no timer slack) until shortly"
-	echo "before its deadline and polls the rest, at most a sixteenth of the"
+	echo "before its deadline and polls the rest, at most an eighth of the"
 	echo "timeout; one shorter than a sleep's wake-up latency is polled throughout,"
 	echo "which costs less CPU than the sleep would and ends on time."
 

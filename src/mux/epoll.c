@@ -58,7 +58,7 @@ __attribute__((constructor)) static void kq_epoll_probe_env(void)
  * 100 us waits) long after the burst.  One wait in RESAMPLE of those
  * sleeps anyway, and what it shows counts for half of the new latency.
  */
-#define LEAD_SHARE 16
+#define LEAD_SHARE 8
 #define LAG_MIN 1000
 #define LAG_MAX 200000
 #define RESAMPLE 64
@@ -151,7 +151,12 @@ static int short_wait(int epfd, struct epoll_event *evs, int n, int64_t timeout_
 		int r = pwait2_sleep(epfd, evs, n, timeout_ns - lead, true);
 		if (r != 0)
 			return r;
+		/* one sleep preempted for milliseconds would otherwise make
+		 * every short timeout poll throughout for a while: a sample
+		 * may at most double the latency it is averaged into */
 		int64_t late = mono_ns() - (deadline - lead);
+		if (late > 2 * lag)
+			late = 2 * lag;
 		lag += (late - lag) / (sample ? 2 : 8);
 		lag = lag < LAG_MIN ? LAG_MIN : lag > LAG_MAX ? LAG_MAX : lag;
 		atomic_store_explicit(&wake_lag_ns, lag, memory_order_relaxed);
