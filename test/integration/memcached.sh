@@ -25,18 +25,12 @@
 # root, the suite starts memcached with -u root itself.
 # Time: the suite takes about 3 minutes on 2 cores (prove -j2).
 set -u
-srcdir=$(cd "$1" && pwd)
-libkq=$2
-cc=$3
-work=$4
-levent_work=$5
 here=$(cd "$(dirname "$0")" && pwd)
-src=$work/source
-prefix=$work/libevent-prefix
-mkdir -p "$work" || exit 1
-
 who=memcached
 . "$here/debsrc.sh"
+take_args "$1" "$2" "$3" "$4"
+levent_work=$5
+prefix=$work/libevent-prefix
 
 # libevent as libevent.sh left it: its headers and shared libraries, seen
 # through a prefix of the layout memcached's configure looks for (one

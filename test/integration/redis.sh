@@ -24,17 +24,10 @@
 # root.  Time: about 20 s per build and about 6 minutes for the suite on 2
 # cores.
 set -u
-srcdir=$(cd "$1" && pwd)
-libkq=$2
-cc=$3
-work=$4
 here=$(cd "$(dirname "$0")" && pwd)
-src=$work/source
-mkdir -p "$work" || exit 1
-libdir=$(cd "$(dirname "$libkq")" && pwd)
-
 who=redis
 . "$here/debsrc.sh"
+take_args "$@"
 
 # build NAME MAKE-ARGS...: a copy of the source in WORKDIR/NAME, built.
 build() {
