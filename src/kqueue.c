@@ -12,6 +12,7 @@
 #include "kq.h"
 #include "sys.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,10 @@ static void list_remove(struct kqueue *kq)
 	kq->gnext = NULL;
 	kq->gprevp = NULL;
 }
+
+/* kq.h: what every change reads stays in the struct's first cache line */
+_Static_assert(offsetof(struct kqueue, qhead) + sizeof(struct knote *) <= 64,
+	       "struct kqueue: the fields every change reads outgrew one cache line");
 
 static struct kqueue *kq_obtain(void)
 {
