@@ -212,13 +212,22 @@ static int stale_err(int err)
 	return (err == -ENOENT || err == -EBADF) ? -ESTALE : err;
 }
 
+/* A new entry; one already there (made behind the slot's back) is
+ * modified instead. */
+static int entry_add(int epfd, int fd, uint32_t ev, uint64_t tag)
+{
+	int err = sys_epoll_ctl(epfd, EPOLL_CTL_ADD, fd, ev, tag);
+	if (err == -EEXIST)
+		err = sys_epoll_ctl(epfd, EPOLL_CTL_MOD, fd, ev, tag);
+	return err;
+}
+
 /* Makes one entry match `ev` (0: no entry).  `had` says whether it exists;
  * `repoll` forces a MOD even when nothing changed: ADD and MOD make epoll
  * poll the file, which is FreeBSD's re-evaluation on add/modify/enable. */
 static int entry_sync(int epfd, int fd, uint64_t tag, bool had, uint8_t oldst,
 		      uint8_t newst, uint32_t ev, bool repoll, bool excl)
 {
-	int err = 0;
 	if (!ev) {
 		if (had)
 			sys_epoll_ctl(epfd, EPOLL_CTL_DEL, fd, 0, 0);
@@ -229,12 +238,8 @@ static int entry_sync(int epfd, int fd, uint64_t tag, bool had, uint8_t oldst,
 		sys_epoll_ctl(epfd, EPOLL_CTL_DEL, fd, 0, 0);
 		had = false;
 	}
-	if (!had) {
-		err = sys_epoll_ctl(epfd, EPOLL_CTL_ADD, fd, ev, tag);
-		if (err == -EEXIST)
-			err = sys_epoll_ctl(epfd, EPOLL_CTL_MOD, fd, ev, tag);
-		return err;
-	}
+	if (!had)
+		return entry_add(epfd, fd, ev, tag);
 	if (!repoll && oldst == newst)
 		return 0;
 	return stale_err(sys_epoll_ctl(epfd, EPOLL_CTL_MOD, fd, ev, tag));
@@ -475,9 +480,7 @@ static int arm_first(struct kqueue *kq, struct kq_fdslot *s, struct knote *kn)
 	uint32_t ev = (kn->filter == EVFILT_READ ? READ_BITS : WRITE_BITS) | (et ? EPOLLET : 0);
 	uint8_t st = main_state(ev);
 	int fd = (int)kn->ident;
-	int err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, fd, ev, tag_of(s, fd));
-	if (err == -EEXIST)   /* an entry made behind the slot's back */
-		err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_MOD, fd, ev, tag_of(s, fd));
+	int err = entry_add(kq->epfd, fd, ev, tag_of(s, fd));
 	if (err)
 		return err;
 	s->state = st;
