@@ -39,6 +39,23 @@ add_deb_src() {
 
 have_src_index() { apt-cache showsrc "$1" 2>/dev/null | grep -q "^Package: $1\$"; }
 
+# newest_source STEM FALLBACK V...: STEM followed by the first V (tried in
+# the order given) whose source this system's archive has, e.g.
+# postgresql-16; FALLBACK when none has (fetch_source then adds deb-src
+# entries, where there were none, and looks again).
+newest_source() {
+	stem=$1
+	fallback=$2
+	shift 2
+	for v in "$@"; do
+		if have_src_index "$stem$v"; then
+			echo "$stem$v"
+			return
+		fi
+	done
+	echo "$fallback"
+}
+
 # fetch_source PKG FILE: Debian's source of PKG unpacked into $src, fetched
 # once ($src/.complete marks it, and names the version); FILE is a file the
 # tree must have.

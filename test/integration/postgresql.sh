@@ -39,17 +39,6 @@ who=postgresql
 . "$here/debsrc.sh"
 take_args "$@"
 
-# The newest PostgreSQL whose source this system's archive has.
-pick_package() {
-	for v in 18 17 16 15 14 13; do
-		if have_src_index "postgresql-$v"; then
-			echo "postgresql-$v"
-			return
-		fi
-	done
-	echo postgresql-15   # Debian 12's; fetch_source adds deb-src entries
-}
-
 as_runner() {
 	if is_root; then
 		runuser -u nobody -- "$@"
@@ -146,7 +135,7 @@ run_suite() {
 	say "all on $which ($name): $(wc -l <"$work/fail-$name") failing test(s), in $(( $(date +%s) - t0 )) s"
 }
 
-fetch_source "$(pick_package)" configure
+fetch_source "$(newest_source postgresql- postgresql-15 18 17 16 15 14 13)" configure
 grep -qs WAIT_USE_KQUEUE "$src"/src/backend/storage/ipc/*.c ||
 	die "this postgresql has no kqueue wait event set (WAIT_USE_KQUEUE)"
 
