@@ -101,6 +101,13 @@ backend_env() {
 	esac
 }
 
+# asan_runtime: the AddressSanitizer runtime $libkq is linked with (its
+# path), or nothing for a libkq built without it.  A program that is not
+# instrumented must have it preloaded to load such a libkq.
+asan_runtime() {
+	ldd "$libkq" | sed -n 's/^[[:space:]]*libasan[^ ]* => \([^ ]*\) .*/\1/p'
+}
+
 # take_args SRCDIR LIBKQ CC WORKDIR: the usual arguments of a script that
 # builds a program with CC against libkq's headers and LIBKQ (libdir,
 # libkq absolute), in WORKDIR/build from WORKDIR/source.

@@ -107,7 +107,7 @@ http {
 EOF
 
 # a sanitized libkq: its runtime must load first
-asan=$(ldd "$libkq" | sed -n 's/^[[:space:]]*libasan[^ ]* => \([^ ]*\) .*/\1/p')
+asan=$(asan_runtime)
 if [ -n "$asan" ]; then
 	say "libkq is built with AddressSanitizer: preloading $asan"
 	LD_PRELOAD=$asan ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \

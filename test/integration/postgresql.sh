@@ -118,6 +118,7 @@ run_suite() {
 	[ "$which" = epoll ] && build epoll
 	dir=$work/$which
 	: >"$work/fail-$name"
+	printf '%s\n' "$@" | sort -u >"$work/wanted"
 	t0=$(date +%s)
 	for part in $parts; do
 		tests=
@@ -142,7 +143,6 @@ run_suite() {
 			die "$part on $which ended with status $rc and named no failing test (see $log)"
 		fi
 		if [ $# -gt 0 ]; then
-			printf '%s\n' "$@" | sort -u >"$work/wanted"
 			sort -u "$work/fail-$name-$part" | comm -12 - "$work/wanted" >>"$work/fail-$name"
 		else
 			cat "$work/fail-$name-$part" >>"$work/fail-$name"
@@ -175,7 +175,7 @@ if is_root; then
 fi
 
 # a sanitized libkq: its runtime must load first, in every process
-asan=$(ldd "$libkq" | sed -n 's/^[[:space:]]*libasan[^ ]* => \([^ ]*\) .*/\1/p')
+asan=$(asan_runtime)
 rm -rf "$work/asan" && mkdir -p "$work/asan" || exit 1
 if [ -n "$asan" ]; then
 	say "libkq is built with AddressSanitizer: preloading $asan"

@@ -115,7 +115,7 @@ if ! command -v c++ >/dev/null 2>&1 && ! command -v g++ >/dev/null 2>&1; then
 fi
 
 # a sanitized libkq: the runtime programs must load first
-asan=$(ldd "$libkq" | sed -n 's/^[[:space:]]*libasan[^ ]* => \([^ ]*\) .*/\1/p')
+asan=$(asan_runtime)
 [ -n "$asan" ] && say "libkq is built with AddressSanitizer: preloading $asan"
 
 build kqueue
