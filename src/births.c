@@ -32,6 +32,10 @@ const char kq_births_anchor = 1;
 
 static void born(int fd, int kind, bool cloexec)
 {
+	/* a vfork() child's descriptors are its own, not the parent's whose
+	 * tables it shares (fork.c) */
+	if (kq_foreign_process())
+		return;
 	if (kind)
 		kq_fdtab_born(fd, kind, cloexec);
 	else if (kq_fdtab_birth_kind(fd))
@@ -64,23 +68,31 @@ static void accepted(int lfd, int fd, int flags)
 	born(fd, (k == KQ_FD_TCP || k == KQ_FD_STREAM) ? k : 0, (flags & SOCK_CLOEXEC) != 0);
 }
 
-/* accept and accept4 are cancellation points: the C library's do the work. */
+/* accept and accept4 are cancellation points, as glibc's. */
 int KQ_INTERPOSE(accept4)(int fd, struct sockaddr *addr, socklen_t *len, int flags)
 {
-	LIBC(accept4);
-	int c = real(fd, addr, len, flags);
-	if (c >= 0)
-		accepted(fd, c, flags);
-	return c;
+	long c = KQ_CANCELLABLE(SYS_accept4, fd, addr, len, flags);
+	if (c < 0) {
+		errno = (int)-c;
+		return -1;
+	}
+	accepted(fd, (int)c, flags);
+	return (int)c;
 }
 
 int KQ_INTERPOSE(accept)(int fd, struct sockaddr *addr, socklen_t *len)
 {
-	LIBC(accept);
-	int c = real(fd, addr, len);
-	if (c >= 0)
-		accepted(fd, c, 0);
-	return c;
+#ifdef SYS_accept
+	long c = KQ_CANCELLABLE(SYS_accept, fd, addr, len);
+#else
+	long c = KQ_CANCELLABLE(SYS_accept4, fd, addr, len, 0);
+#endif
+	if (c < 0) {
+		errno = (int)-c;
+		return -1;
+	}
+	accepted(fd, (int)c, 0);
+	return (int)c;
 }
 
 /* Only SO_RCVLOWAT matters: a READ knote on a socket libkq saw made need
@@ -88,7 +100,7 @@ int KQ_INTERPOSE(accept)(int fd, struct sockaddr *addr, socklen_t *len)
 int KQ_INTERPOSE(setsockopt)(int fd, int level, int name, const void *val, socklen_t len)
 {
 	int r = (int)syscall(SYS_setsockopt, fd, level, name, val, len);
-	if (r == 0 && level == SOL_SOCKET && name == SO_RCVLOWAT)
+	if (r == 0 && level == SOL_SOCKET && name == SO_RCVLOWAT && !kq_foreign_process())
 		kq_fdtab_set_lowat(fd);
 	return r;
 }
@@ -96,7 +108,7 @@ int KQ_INTERPOSE(setsockopt)(int fd, int level, int name, const void *val, sockl
 int KQ_INTERPOSE(dup)(int fd)
 {
 	int c = (int)syscall(SYS_dup, fd);
-	if (c >= 0) {
+	if (c >= 0 && !kq_foreign_process()) {
 		kq_fdtab_copied(fd);
 		born(c, 0, false);
 	}
@@ -106,6 +118,8 @@ int KQ_INTERPOSE(dup)(int fd)
 /* What a successful fcntl() changed for the births. */
 static void fcntl_done(int fd, int cmd, unsigned long arg, int r)
 {
+	if (kq_foreign_process())
+		return;
 	switch (cmd) {
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
@@ -128,8 +142,7 @@ int KQ_INTERPOSE(fcntl)(int fd, int cmd, ...)
 	va_start(ap, cmd);
 	void *arg = va_arg(ap, void *);
 	va_end(ap);
-	LIBC(fcntl);
-	int r = real(fd, cmd, arg);
+	int r = __fcntl(fd, cmd, arg);
 	if (r >= 0)
 		fcntl_done(fd, cmd, (unsigned long)arg, r);
 	return r;
@@ -141,9 +154,22 @@ int KQ_INTERPOSE(fcntl64)(int fd, int cmd, ...)
 	va_start(ap, cmd);
 	void *arg = va_arg(ap, void *);
 	va_end(ap);
-	LIBC(fcntl64);
-	int r = real ? real(fd, cmd, arg) : KQ_CALL(fcntl)(fd, cmd, arg);
-	if (real && r >= 0)
+#if __SIZEOF_LONG__ == 8
+	/* with 64-bit longs __fcntl is glibc's fcntl64 */
+	int r = __fcntl(fd, cmd, arg);
+#else
+	/* the system call takes the 64-bit lock commands as they are; only
+	 * the waiting lock is a cancellation point */
+	long v = (cmd == F_SETLKW || cmd == F_SETLKW64 || cmd == F_OFD_SETLKW)
+		? KQ_CANCELLABLE(SYS_fcntl64, fd, cmd, arg)
+		: KQ_SYSCALL(SYS_fcntl64, fd, cmd, arg);
+	int r = (int)v;
+	if (v < 0) {
+		errno = (int)-v;
+		r = -1;
+	}
+#endif
+	if (r >= 0)
 		fcntl_done(fd, cmd, (unsigned long)arg, r);
 	return r;
 }

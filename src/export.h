@@ -26,6 +26,10 @@
 #ifndef KQ_EXPORT_H
 #define KQ_EXPORT_H
 
+#include <pthread.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
 #ifdef KQ_SHARED_LIB
 #include "kq_libc_versions.h"   /* generated: KQ_LIBC_SYMVER_<name> */
 #define KQ_INTERPOSE(name)                                                   \
@@ -38,15 +42,30 @@
 #endif
 
 /*
- * The C library's definition of a name we also export (sockio.c): looked
- * up in libc itself on first use, as these functions can be called before
- * any constructor of ours has run.  In a function body,
- *   LIBC(accept4);
- * declares `real`, the C library's accept4.
+ * A system call made a cancellation point the way glibc (2.34-2.39) makes
+ * its own: asynchronous cancellation is on for the call alone, and turning
+ * it on acts on a cancellation already pending.  For the replaced calls
+ * whose glibc function has no public second name to call (__read, __close,
+ * ... are used where it has): nothing is looked up at run time, so the
+ * call is as async-signal-safe as the system call, in static links too.
+ * Evaluates to the value or -errno.
  */
-void *kq_libc_fn(const char *name, void *_Atomic *cache);
-#define LIBC(name)                                                         \
-	static void *_Atomic name##_cache;                                  \
-	__typeof__(name) *real = (__typeof__(name) *)kq_libc_fn(#name, &name##_cache)
+#define KQ_CANCELLABLE(...) ({                                             \
+	int kq_ct_;                                                         \
+	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &kq_ct_);        \
+	long kq_r_ = KQ_SYSCALL(__VA_ARGS__);                               \
+	pthread_setcanceltype(kq_ct_, NULL);                                \
+	kq_r_;                                                              \
+})
+
+/* glibc's public second names of the functions libkq replaces: the same
+ * functions, cancellation points where those are, reachable without a
+ * lookup in static and dynamic links alike. */
+int __close(int);
+ssize_t __read(int, void *, size_t);
+ssize_t __write(int, const void *, size_t);
+ssize_t __send(int, const void *, size_t, int);
+int __connect(int, const struct sockaddr *, socklen_t);
+int __fcntl(int, int, ...);
 
 #endif /* KQ_EXPORT_H */

@@ -39,24 +39,38 @@ _Atomic int kq_owner_pid;
 _Atomic int kq_vforks;
 #endif
 
+/* Signals stay blocked from the prepare handler to the parent's or child's
+ * handler: a signal handler calling close() or sigaction() in between
+ * would wait for the locks this thread holds.  The mask to restore is kept
+ * under those locks (one fork at a time gets past prepare). */
+static sigset_t fork_mask;
+
 static void prepare(void)
 {
+	sigset_t old;
+	kq_signals_block(&old);
 	kq_fdtab_forking();
 	kq_fork_prepare_kqueues();
 	kq_signal_fork_prepare();
+	fork_mask = old;
 }
 
 static void parent(void)
 {
+	sigset_t old = fork_mask;
 	kq_signal_fork_parent();
 	kq_fork_parent_kqueues();
+	kq_signals_restore(&old);
 }
 
 static void child(void)
 {
+	sigset_t old = fork_mask;
 	atomic_store(&kq_owner_pid, (int)KQ_SYSCALL(SYS_getpid));
+	kq_held.n = 0;   /* the locks it recorded are made anew */
 	kq_signal_fork_child();
 	kq_fork_child_kqueues();
+	kq_signals_restore(&old);
 }
 
 __attribute__((constructor)) static void kq_fork_register(void)

@@ -39,6 +39,9 @@
  */
 const char kq_interpose_anchor = 1;
 
+/* glibc's fclose() under its second public name. */
+int _IO_fclose(FILE *);
+
 #if KQ_VFORK_TRACKED
 /*
  * vfork(), so that a child running in our memory can be told from us
@@ -81,12 +84,16 @@ __attribute__((naked)) pid_t KQ_INTERPOSE(vfork)(void)
 }
 #endif
 
+/* A cancellation point, as glibc's: a cancellation already pending acts
+ * before anything is done (the knotes stay with the open descriptor), and
+ * one that comes while the close blocks (SO_LINGER) acts there.  Linux
+ * always frees the number, even when close reports EINTR, so there is
+ * nothing to undo on failure. */
 int KQ_INTERPOSE(close)(int fd)
 {
+	pthread_testcancel();
 	kq_fd_closing(fd);
-	/* Linux always frees the number, even when close reports EINTR, so
-	 * there is nothing to undo on failure. */
-	return (int)(syscall(SYS_close, fd));
+	return __close(fd);
 }
 
 /* fclose() closes its descriptor inside the C library, where libkq's
@@ -100,8 +107,7 @@ int KQ_INTERPOSE(fclose)(FILE *f)
 	errno = e;
 	if (fd >= 0)
 		kq_fd_closing(fd);
-	LIBC(fclose);
-	return real(f);
+	return _IO_fclose(f);
 }
 
 int KQ_INTERPOSE(dup3)(int oldfd, int newfd, int flags)
@@ -109,7 +115,7 @@ int KQ_INTERPOSE(dup3)(int oldfd, int newfd, int flags)
 	if (oldfd != newfd && kq_fdtab_busy(newfd) && sys_fcntl(oldfd, F_GETFD, 0) >= 0)
 		kq_fd_closing(newfd);
 	int r = (int)(syscall(SYS_dup3, oldfd, newfd, flags));
-	if (r >= 0)
+	if (r >= 0 && !kq_foreign_process())
 		kq_fdtab_copied(oldfd);   /* births (fdtab.c) */
 	return r;
 }

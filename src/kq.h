@@ -122,6 +122,9 @@ struct kq_procs;
 struct kq_rechecks;
 struct kq_efdinfo;
 
+#define KQ_DEFER_MAX  32
+#define KQ_DEFER_SELF (1 << 30)
+
 struct kqueue {
 	/* What every kevent() and every change reads comes first, in one
 	 * cache line: a change's own work is a few hundred instructions
@@ -145,6 +148,7 @@ struct kqueue {
 	bool               fd_oneshot; /* an EV_ONESHOT READ/WRITE knote was ever
 					* added (kq_fd_prefetch_reports) */
 	bool               wake_on;  /* wakefd currently readable */
+	atomic_bool        deferred_any; /* closes are waiting in deferred[] */
 	unsigned           nfds;
 	struct kq_fdslot  *fds;      /* indexed by fd */
 	struct kq_slab    *slabs;    /* knote slabs with free room (slab.c) */
@@ -184,6 +188,12 @@ struct kqueue {
 
 	struct kqueue     *gnext;    /* kq_glock: live list / free list */
 	struct kqueue    **gprevp;
+
+	/* Closes made by a signal handler whose thread holds (or waits for)
+	 * this kqueue's lock, to be applied by whoever holds it next
+	 * (kqueue.c, kq_defer_close): fd + 1, KQ_DEFER_SELF for the
+	 * kqueue's own number; 0 is a free slot. */
+	atomic_int         deferred[KQ_DEFER_MAX];
 };
 
 /* epoll_event.data tags that are not fd entries */
@@ -206,6 +216,14 @@ static inline int kq_quiesce(struct kqueue *kq)
 	if (kq->consumer)
 		return kq_quiesce_wait(kq);
 	return kq->dead ? -EBADF : 0;
+}
+void kq_deferred_apply(struct kqueue *kq);
+/* Applies the closes signal handlers left for this kqueue (kqueue.c);
+ * called with kq->lock held, before it is used or let go. */
+static inline void kq_deferred(struct kqueue *kq)
+{
+	if (__builtin_expect(atomic_load_explicit(&kq->deferred_any, memory_order_acquire), 0))
+		kq_deferred_apply(kq);
 }
 void kq_sync_wake(struct kqueue *kq);
 void kq_wake_reported(struct kqueue *kq);

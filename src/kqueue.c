@@ -16,12 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Both global locks are only ever held with signals blocked
+ * (kq_signals_block): close() from a signal handler takes them too. */
 pthread_mutex_t kq_glock = PTHREAD_MUTEX_INITIALIZER;
 struct kqueue *kq_live;              /* kq_glock */
 /* A leaf lock: teardown may run while an outer kqueue's lock is held (a
  * nested kqueue's last user), where taking kq_glock would invert the order. */
 static pthread_mutex_t kq_freelock = PTHREAD_MUTEX_INITIALIZER;
 static struct kqueue *kq_freelist;   /* kq_freelock */
+
+__thread struct kq_held kq_held __attribute__((tls_model("initial-exec")));
 
 static void list_insert(struct kqueue **head, struct kqueue *kq)
 {
@@ -47,13 +51,26 @@ static void list_remove(struct kqueue *kq)
 _Static_assert(offsetof(struct kqueue, qhead) + sizeof(struct knote *) <= 64,
 	       "struct kqueue: the fields every change reads outgrew one cache line");
 
+static void free_list_put(struct kqueue *kq)
+{
+	sigset_t old;
+	kq_signals_block(&old);
+	pthread_mutex_lock(&kq_freelock);
+	list_insert(&kq_freelist, kq);
+	pthread_mutex_unlock(&kq_freelock);
+	kq_signals_restore(&old);
+}
+
 static struct kqueue *kq_obtain(void)
 {
+	sigset_t old;
+	kq_signals_block(&old);
 	pthread_mutex_lock(&kq_freelock);
 	struct kqueue *kq = kq_freelist;
 	if (kq)
 		list_remove(kq);
 	pthread_mutex_unlock(&kq_freelock);
+	kq_signals_restore(&old);
 	if (kq)
 		return kq;
 	/* aligned, so the first line of the struct is one cache line */
@@ -100,9 +117,7 @@ int kq_create(int flags)
 	kq_mutex_lock(&kq->lock);
 	if (kq_harvest_init(kq) < 0) {
 		kq_mutex_unlock(&kq->lock);
-		pthread_mutex_lock(&kq_freelock);
-		list_insert(&kq_freelist, kq);
-		pthread_mutex_unlock(&kq_freelock);
+		free_list_put(kq);
 		err = -ENOMEM;
 		goto fail;
 	}
@@ -137,11 +152,17 @@ int kq_create(int flags)
 	kq->sigs = NULL;
 	kq->procs = NULL;
 	kq->rechecks = NULL;
+	for (unsigned i = 0; i < KQ_DEFER_MAX; i++)
+		atomic_store_explicit(&kq->deferred[i], 0, memory_order_relaxed);
+	atomic_store_explicit(&kq->deferred_any, false, memory_order_relaxed);
 	kq_mutex_unlock(&kq->lock);
 
+	sigset_t old;
+	kq_signals_block(&old);
 	pthread_mutex_lock(&kq_glock);
 	list_insert(&kq_live, kq);
 	pthread_mutex_unlock(&kq_glock);
+	kq_signals_restore(&old);
 	kq_fdtab_set_kq(ufd, kq);
 	return ufd;
 fail:
@@ -169,6 +190,11 @@ struct kqueue *kq_acquire(int fd)
 	/* Counted at once, so a consumer that wakes up sees another thread
 	 * inside and does not become the consumer again (kq_quiesce). */
 	kq->users++;
+	kq_deferred(kq);
+	if (kq->dead) {   /* its number was closed in a signal handler */
+		kq_release(kq);
+		return NULL;
+	}
 	return kq;
 }
 
@@ -256,13 +282,31 @@ static void kq_teardown(struct kqueue *kq)
 	sys_close(kq->epfd);
 	kq->wakefd = kq->epfd = kq->waitfd = -1;
 	kq_mutex_unlock(&kq->lock);
-	pthread_mutex_lock(&kq_freelock);
-	list_insert(&kq_freelist, kq);
-	pthread_mutex_unlock(&kq_freelock);
+	free_list_put(kq);
+}
+
+/* A kqueue whose number was closed by a signal handler (kq_deferred_apply)
+ * is still on the live list when its last user leaves: kq_glock comes
+ * before kq->lock, so let go and take both in order.  The user count held
+ * meanwhile keeps anyone else from tearing it down.  Returns with kq->lock
+ * held; true if this thread is still its last user. */
+static bool unlist_dead(struct kqueue *kq)
+{
+	kq->users++;
+	kq_mutex_unlock(&kq->lock);
+	sigset_t old;
+	kq_signals_block(&old);
+	pthread_mutex_lock(&kq_glock);
+	kq_mutex_lock(&kq->lock);
+	list_remove(kq);
+	pthread_mutex_unlock(&kq_glock);
+	kq_signals_restore(&old);
+	return --kq->users == 0;
 }
 
 void kq_release(struct kqueue *kq)
 {
+	kq_deferred(kq);
 	if (!kq->dead && kq_sync_wake_deferred(kq)) {
 		/* Still counted in users, so wakefd stays open while we write. */
 		kq_mutex_unlock(&kq->lock);
@@ -270,11 +314,63 @@ void kq_release(struct kqueue *kq)
 		kq_mutex_lock(&kq->lock);
 	}
 	kq->users--;
-	if (kq->dead && kq->users == 0) {
+	if (kq->dead && kq->users == 0 && (!kq->gprevp || unlist_dead(kq))) {
 		kq_teardown(kq);
 		return;
 	}
 	kq_mutex_unlock(&kq->lock);
+}
+
+/*
+ * A signal handler closes fd while its own thread holds kq->lock, or waits
+ * for it: waiting for the lock would wait for itself.  What cannot wait is
+ * done now: the descriptor's epoll entries go before the real close (the
+ * kernel could not name them afterwards), and a closed kqueue number stops
+ * naming the kqueue.  The knotes are dropped by whoever holds the lock next
+ * (kq_deferred()), before the kqueue is used or let go, so no other thread
+ * ever sees them.  Called with kq_glock held and signals blocked.
+ */
+static void defer_close(struct kqueue *kq, int fd, bool self)
+{
+	if (self) {
+		kq_fdtab_set_kq(fd, NULL);
+	} else {
+		sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, fd, 0, 0);
+		int wrfd = __atomic_load_n(&kq->wrfd, __ATOMIC_RELAXED);
+		if (wrfd >= 0)
+			sys_epoll_ctl(wrfd, EPOLL_CTL_DEL, fd, 0, 0);
+	}
+	int v = (fd + 1) | (self ? KQ_DEFER_SELF : 0);
+	for (unsigned i = 0; i < KQ_DEFER_MAX; i++) {
+		int free = 0;
+		if (atomic_compare_exchange_strong(&kq->deferred[i], &free, v))
+			break;
+	}
+	/* More than KQ_DEFER_MAX closes in one handler's run: the rest keep
+	 * their knotes as after a close libkq never saw (their entries are
+	 * gone, so they report nothing). */
+	atomic_store_explicit(&kq->deferred_any, true, memory_order_release);
+}
+
+void kq_deferred_apply(struct kqueue *kq)
+{
+	atomic_store_explicit(&kq->deferred_any, false, memory_order_relaxed);
+	for (unsigned i = 0; i < KQ_DEFER_MAX; i++) {
+		int v = atomic_exchange(&kq->deferred[i], 0);
+		if (!v)
+			continue;
+		int fd = (v & ~KQ_DEFER_SELF) - 1;
+		if (!(v & KQ_DEFER_SELF)) {
+			/* its entries went before the close */
+			kq->entries_die = true;
+			kq_drop_fd(kq, fd);
+			kq->entries_die = false;
+		} else if (!kq->dead && kq->ufd == fd) {
+			kq->dead = true;
+			kq->ufd = -1;
+			kq_sync_wake(kq);
+		}
+	}
 }
 
 /*
@@ -294,16 +390,24 @@ void kq_fd_closing(int fd)
 	/* a vfork() child closing the number closes its own copy only */
 	if (kq_foreign_process())
 		return;
+	sigset_t old;
+	kq_signals_block(&old);
 	bool entries_die = kq_fdtab_private(fd);
 	kq_fdtab_clear(fd);
 	bool interest = kq_fdtab_interest_of(fd) > 0;
 	struct kqueue *self = kq_fdtab_kq(fd);
-	if (!interest && !self)
+	if (!interest && !self) {
+		kq_signals_restore(&old);
 		return;
+	}
 
 	pthread_mutex_lock(&kq_glock);
 	if (interest) {
 		for (struct kqueue *kq = kq_live; kq; kq = kq->gnext) {
+			if (kq_held_mine(&kq->lock)) {
+				defer_close(kq, fd, false);
+				continue;
+			}
 			kq_mutex_lock(&kq->lock);
 			if (!kq->dead) {
 				kq->entries_die = entries_die;
@@ -315,7 +419,9 @@ void kq_fd_closing(int fd)
 		}
 	}
 	self = kq_fdtab_kq(fd);
-	if (self) {
+	if (self && kq_held_mine(&self->lock)) {
+		defer_close(self, fd, true);
+	} else if (self) {
 		kq_mutex_lock(&self->lock);
 		if (!self->dead && self->ufd == fd) {
 			self->dead = true;
@@ -334,6 +440,7 @@ void kq_fd_closing(int fd)
 			kq_mutex_unlock(&self->lock);
 	}
 	pthread_mutex_unlock(&kq_glock);
+	kq_signals_restore(&old);
 }
 
 /* ---- fork (see fork.c) ---- */
@@ -353,7 +460,7 @@ void kq_fork_prepare_kqueues(void)
 		if (held)
 			kq_mutex_lock(&held->lock);
 		for (kq = kq_live; kq; kq = kq->gnext) {
-			if (kq != held && !kq_mutex_trylock(&kq->lock)) {
+			if (kq != held && !kq_mutex_trylock_held(&kq->lock)) {
 				failed = kq;
 				break;
 			}

@@ -41,6 +41,66 @@ struct kq_mutex {
 	int state;                 /* 0 free, 1 held, 2 held, maybe sleepers */
 };
 
+/*
+ * The kq_mutexes this thread holds or is waiting for, so that a signal
+ * handler that interrupted it can tell that a lock it needs will not be
+ * let go until it returns (kqueue.c: a close() from a handler defers its
+ * work on such a kqueue instead of waiting for itself).  Written before the
+ * lock is tried and cleared after it is released, with signal fences, so a
+ * handler never misses a lock its own thread owns; a handler's own entries
+ * are gone again when it returns.  Initial-exec TLS: no lazy allocation on
+ * the first access, which a handler could not afford.
+ */
+#define KQ_HELD_MAX 8
+struct kq_held {
+	struct kq_mutex *m[KQ_HELD_MAX];
+	unsigned         n;
+};
+extern __thread struct kq_held kq_held
+	__attribute__((tls_model("initial-exec"), visibility("hidden")));
+
+static inline void kq_held_push(struct kq_mutex *m)
+{
+	unsigned n = kq_held.n;
+	if (n < KQ_HELD_MAX)
+		kq_held.m[n] = m;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	kq_held.n = n + 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+/* Locks are let go in the reverse order of taking, except where signals
+ * are blocked (fork), so the search rarely goes past the top. */
+static inline void kq_held_pop(struct kq_mutex *m)
+{
+	unsigned n = kq_held.n;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (n > KQ_HELD_MAX) {
+		kq_held.n = n - 1;
+		return;
+	}
+	for (unsigned i = n; i-- > 0;) {
+		if (kq_held.m[i] != m)
+			continue;
+		kq_held.m[i] = kq_held.m[n - 1];
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		kq_held.n = n - 1;
+		break;
+	}
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+/* Whether this thread holds m or waits for it (see above). */
+static inline bool kq_held_mine(const struct kq_mutex *m)
+{
+	unsigned n = kq_held.n;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	for (unsigned i = 0; i < n && i < KQ_HELD_MAX; i++)
+		if (kq_held.m[i] == m)
+			return true;
+	return false;
+}
+
 struct kq_cond {
 	unsigned seq;              /* changes on every broadcast */
 	unsigned waiters;          /* threads in kq_cond_wait(), under the mutex */
@@ -72,14 +132,26 @@ static inline bool kq_mutex_trylock(struct kq_mutex *m)
 
 static inline void kq_mutex_lock(struct kq_mutex *m)
 {
+	kq_held_push(m);
 	if (!kq_mutex_trylock(m))
 		kq_mutex_lock_slow(m);
+}
+
+/* A trylock that succeeds must be recorded as the lock's holder. */
+static inline bool kq_mutex_trylock_held(struct kq_mutex *m)
+{
+	kq_held_push(m);
+	if (kq_mutex_trylock(m))
+		return true;
+	kq_held_pop(m);
+	return false;
 }
 
 static inline void kq_mutex_unlock(struct kq_mutex *m)
 {
 	if (__atomic_exchange_n(&m->state, 0, __ATOMIC_RELEASE) == 2)
 		kq_futex_wake(&m->state, 1);
+	kq_held_pop(m);
 }
 
 /* Called with m held; returns with m held. */
@@ -87,7 +159,10 @@ static inline void kq_cond_wait(struct kq_cond *c, struct kq_mutex *m)
 {
 	unsigned seq = __atomic_load_n(&c->seq, __ATOMIC_RELAXED);
 	c->waiters++;
-	kq_mutex_unlock(m);
+	/* let go, but stay recorded in kq_held: the lock is taken again
+	 * before this returns */
+	if (__atomic_exchange_n(&m->state, 0, __ATOMIC_RELEASE) == 2)
+		kq_futex_wake(&m->state, 1);
 	kq_futex_wait(&c->seq, (int)seq);
 	/* Other woken waiters may be queued on m as well: take it as
 	 * contended, so that our unlock wakes the next one. */

@@ -289,6 +289,7 @@ static int wait_unlocked(struct kqueue *kq, int maxev, int64_t rem,
 			return fd;
 		evs = &one;   /* kq->hbuf belongs to the consumer now */
 	}
+	kq_deferred(kq);
 	kq->consumer = consume;
 	kq_sync_wake(kq);
 	kq_mutex_unlock(&kq->lock);
@@ -302,6 +303,7 @@ static int wait_unlocked(struct kqueue *kq, int maxev, int64_t rem,
 		pthread_setcancelstate(old, NULL);
 	pthread_cleanup_pop(0);
 	kq_mutex_lock(&kq->lock);
+	kq_deferred(kq);
 	if (!consume)
 		return r < 0 ? r : 0;
 	return r;
@@ -463,6 +465,7 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 				kq_mutex_unlock(&kq->lock);
 				err = orphan_nap(rem);
 				kq_mutex_lock(&kq->lock);
+				kq_deferred(kq);
 				if (kq->dead)
 					return -EBADF;
 				if (err)

@@ -27,7 +27,6 @@
 #include "export.h"
 #include "filter/fdkind.h"
 
-#include <dlfcn.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -69,26 +68,17 @@ static inline int kept_read_error(int fd, int flags)
 	return kept_read_error_slow(fd, flags);
 }
 
-/*
- * The C library's definition of a name we also export.  Looked up in libc
- * itself (a handle to the loaded libc.so.6): RTLD_NEXT would miss it when
- * libc comes before libkq in the lookup order.  Looked up on first use, as
- * these functions can be called before any constructor of ours has run.
- */
-void *kq_libc_fn(const char *name, void *_Atomic *cache)
-{
-	void *f = atomic_load_explicit(cache, memory_order_acquire);
-	if (f)
-		return f;
-	void *h = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
-	f = h ? dlsym(h, name) : NULL;
-	if (!f)
-		f = dlsym(RTLD_NEXT, name);
-	atomic_store_explicit(cache, f, memory_order_release);
-	return f;
-}
-
 #define FAIL_WITH(err) do { errno = (err); return -1; } while (0)
+
+/* A raw cancellable call's value as the C library returns it. */
+static inline ssize_t ret(long r)
+{
+	if (r < 0) {
+		errno = (int)-r;
+		return -1;
+	}
+	return r;
+}
 
 int KQ_INTERPOSE(getsockopt)(int fd, int level, int name, void *val, socklen_t *len)
 {
@@ -109,8 +99,7 @@ int KQ_INTERPOSE(connect)(int fd, const struct sockaddr *addr, socklen_t len)
 	int err = kept_error(fd);
 	if (err)
 		FAIL_WITH(err);
-	LIBC(connect);
-	return real(fd, addr, len);
+	return __connect(fd, addr, len);
 }
 
 ssize_t KQ_INTERPOSE(read)(int fd, void *buf, size_t n)
@@ -118,8 +107,7 @@ ssize_t KQ_INTERPOSE(read)(int fd, void *buf, size_t n)
 	int err = kept_read_error(fd, 0);
 	if (err)
 		FAIL_WITH(err);
-	LIBC(read);
-	return real(fd, buf, n);
+	return __read(fd, buf, n);
 }
 
 ssize_t KQ_INTERPOSE(readv)(int fd, const struct iovec *iov, int n)
@@ -127,8 +115,7 @@ ssize_t KQ_INTERPOSE(readv)(int fd, const struct iovec *iov, int n)
 	int err = kept_read_error(fd, 0);
 	if (err)
 		FAIL_WITH(err);
-	LIBC(readv);
-	return real(fd, iov, n);
+	return ret(KQ_CANCELLABLE(SYS_readv, fd, iov, n));
 }
 
 ssize_t KQ_INTERPOSE(recv)(int fd, void *buf, size_t n, int flags)
@@ -136,8 +123,7 @@ ssize_t KQ_INTERPOSE(recv)(int fd, void *buf, size_t n, int flags)
 	int err = kept_read_error(fd, flags);
 	if (err)
 		FAIL_WITH(err);
-	LIBC(recv);
-	return real(fd, buf, n, flags);
+	return ret(KQ_CANCELLABLE(SYS_recvfrom, fd, buf, n, flags, NULL, NULL));
 }
 
 ssize_t KQ_INTERPOSE(recvfrom)(int fd, void *buf, size_t n, int flags,
@@ -146,8 +132,7 @@ ssize_t KQ_INTERPOSE(recvfrom)(int fd, void *buf, size_t n, int flags,
 	int err = kept_read_error(fd, flags);
 	if (err)
 		FAIL_WITH(err);
-	LIBC(recvfrom);
-	return real(fd, buf, n, flags, addr, alen);
+	return ret(KQ_CANCELLABLE(SYS_recvfrom, fd, buf, n, flags, addr, alen));
 }
 
 ssize_t KQ_INTERPOSE(recvmsg)(int fd, struct msghdr *msg, int flags)
@@ -155,8 +140,7 @@ ssize_t KQ_INTERPOSE(recvmsg)(int fd, struct msghdr *msg, int flags)
 	int err = kept_read_error(fd, flags);
 	if (err)
 		FAIL_WITH(err);
-	LIBC(recvmsg);
-	return real(fd, msg, flags);
+	return ret(KQ_CANCELLABLE(SYS_recvmsg, fd, msg, flags));
 }
 
 ssize_t KQ_INTERPOSE(write)(int fd, const void *buf, size_t n)
@@ -164,8 +148,7 @@ ssize_t KQ_INTERPOSE(write)(int fd, const void *buf, size_t n)
 	int err = kept_error(fd);
 	if (err)
 		FAIL_WITH(err);
-	LIBC(write);
-	return real(fd, buf, n);
+	return __write(fd, buf, n);
 }
 
 ssize_t KQ_INTERPOSE(writev)(int fd, const struct iovec *iov, int n)
@@ -173,8 +156,7 @@ ssize_t KQ_INTERPOSE(writev)(int fd, const struct iovec *iov, int n)
 	int err = kept_error(fd);
 	if (err)
 		FAIL_WITH(err);
-	LIBC(writev);
-	return real(fd, iov, n);
+	return ret(KQ_CANCELLABLE(SYS_writev, fd, iov, n));
 }
 
 ssize_t KQ_INTERPOSE(send)(int fd, const void *buf, size_t n, int flags)
@@ -182,8 +164,7 @@ ssize_t KQ_INTERPOSE(send)(int fd, const void *buf, size_t n, int flags)
 	int err = kept_error(fd);
 	if (err)
 		FAIL_WITH(err);
-	LIBC(send);
-	return real(fd, buf, n, flags);
+	return __send(fd, buf, n, flags);
 }
 
 ssize_t KQ_INTERPOSE(sendto)(int fd, const void *buf, size_t n, int flags,
@@ -192,8 +173,7 @@ ssize_t KQ_INTERPOSE(sendto)(int fd, const void *buf, size_t n, int flags,
 	int err = kept_error(fd);
 	if (err)
 		FAIL_WITH(err);
-	LIBC(sendto);
-	return real(fd, buf, n, flags, addr, alen);
+	return ret(KQ_CANCELLABLE(SYS_sendto, fd, buf, n, flags, addr, alen));
 }
 
 /* Descriptors sent in SCM_RIGHTS get a copy in the receiver (fdtab.c,
@@ -218,38 +198,33 @@ ssize_t KQ_INTERPOSE(sendmsg)(int fd, const struct msghdr *msg, int flags)
 	int err = kept_error(fd);
 	if (err)
 		FAIL_WITH(err);
-	if (msg && msg->msg_control && msg->msg_controllen)
+	if (msg && msg->msg_control && msg->msg_controllen && !kq_foreign_process())
 		sending_descriptors(msg);
-	LIBC(sendmsg);
-	return real(fd, msg, flags);
+	return ret(KQ_CANCELLABLE(SYS_sendmsg, fd, msg, flags));
 }
 
 /* _FORTIFY_SOURCE turns read() and recv() with a buffer of known size into
- * these; the C library's versions check the size and call its own. */
+ * these: the size check glibc's make, then the call itself. */
+void __chk_fail(void) __attribute__((noreturn));
+
 ssize_t KQ_INTERPOSE(__read_chk)(int fd, void *buf, size_t n, size_t buflen)
 {
-	int err = kept_read_error(fd, 0);
-	if (err)
-		FAIL_WITH(err);
-	LIBC(__read_chk);
-	return real(fd, buf, n, buflen);
+	if (n > buflen)
+		__chk_fail();
+	return KQ_CALL(read)(fd, buf, n);
 }
 
 ssize_t KQ_INTERPOSE(__recv_chk)(int fd, void *buf, size_t n, size_t buflen, int flags)
 {
-	int err = kept_read_error(fd, flags);
-	if (err)
-		FAIL_WITH(err);
-	LIBC(__recv_chk);
-	return real(fd, buf, n, buflen, flags);
+	if (n > buflen)
+		__chk_fail();
+	return KQ_CALL(recv)(fd, buf, n, flags);
 }
 
 ssize_t KQ_INTERPOSE(__recvfrom_chk)(int fd, void *buf, size_t n, size_t buflen, int flags,
 			      struct sockaddr *addr, socklen_t *alen)
 {
-	int err = kept_read_error(fd, flags);
-	if (err)
-		FAIL_WITH(err);
-	LIBC(__recvfrom_chk);
-	return real(fd, buf, n, buflen, flags, addr, alen);
+	if (n > buflen)
+		__chk_fail();
+	return KQ_CALL(recvfrom)(fd, buf, n, flags, addr, alen);
 }

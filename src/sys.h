@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -111,6 +112,27 @@ static inline bool kq_foreign_process(void)
 #endif
 	return (int)KQ_SYSCALL(SYS_getpid) !=
 	       atomic_load_explicit(&kq_owner_pid, memory_order_relaxed);
+}
+
+/*
+ * Signals blocked around a section that takes a lock a signal handler could
+ * also need (through close(), sigaction() and the other replaced calls):
+ * a handler that interrupted the section in the same thread would otherwise
+ * wait for itself.  A raw system call, so nothing here can itself be
+ * interrupted half-way in the C library.  glibc's own signals (thread
+ * cancellation, set*id broadcasts) stay deliverable: sigfillset() leaves
+ * them out, and their handlers never come back into libkq.
+ */
+static inline void kq_signals_block(sigset_t *old)
+{
+	sigset_t all;
+	sigfillset(&all);
+	KQ_SYSCALL(SYS_rt_sigprocmask, SIG_BLOCK, &all, old, _NSIG / 8);
+}
+
+static inline void kq_signals_restore(const sigset_t *old)
+{
+	KQ_SYSCALL(SYS_rt_sigprocmask, SIG_SETMASK, old, NULL, _NSIG / 8);
 }
 
 static inline int sys_fstat(int fd, struct stat *st)

@@ -42,7 +42,6 @@
 #include "sys.h"
 #include "export.h"
 
-#include <dlfcn.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,10 +57,15 @@ struct sigstate {
 	atomic_uint_fast64_t delivered;      /* handler entries, for scan_pending */
 	atomic_int           pending_counted;
 	atomic_int           progsel;        /* which prog[] entry is current */
-	int                  watchers;       /* knotes, all kqueues; sig_lock */
+	/* knotes, all kqueues: changed under sig_lock, read without it by
+	 * sigaction()'s fast path */
+	atomic_int           watchers;
 	struct sigaction     prog[2];        /* the program's disposition */
 };
 
+/* Held only with signals blocked (sig_take): sigaction() and signal()
+ * are async-signal-safe, so a handler may call them while its thread is
+ * inside a section under this lock. */
 static pthread_mutex_t sig_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sigstate sigs[NSIGS];
 static sigset_t watched;                  /* sig_lock */
@@ -74,6 +78,18 @@ struct kq_sigs {
 	unsigned       n, cap;
 	bool           registered;   /* the process fds are in kq's epoll set */
 };
+
+static void sig_take(sigset_t *old)
+{
+	kq_signals_block(old);
+	pthread_mutex_lock(&sig_lock);
+}
+
+static void sig_drop(const sigset_t *old)
+{
+	pthread_mutex_unlock(&sig_lock);
+	kq_signals_restore(old);
+}
 
 static bool catchable(int sig)
 {
@@ -230,13 +246,15 @@ static int watch(int sig)
 {
 	if (!catchable(sig))
 		return 0;
-	if (sigs[sig].watchers++ > 0)
+	/* counted before the disposition is read: sigaction()'s fast path
+	 * looks at the count after its own change (see there) */
+	if (atomic_fetch_add(&sigs[sig].watchers, 1) > 0)
 		return 0;
 	struct sigaction cur;
 	int e = errno, r = __sigaction(sig, NULL, &cur);
 	errno = e;
 	if (r != 0) {
-		sigs[sig].watchers--;
+		atomic_fetch_sub(&sigs[sig].watchers, 1);
 		return -EINVAL;
 	}
 	prog_set(sig, &cur);
@@ -250,18 +268,25 @@ static int watch(int sig)
 		err = install(sig);
 	if (err) {
 		sigdelset(&watched, sig);
-		sigs[sig].watchers--;
+		atomic_fetch_sub(&sigs[sig].watchers, 1);
 	}
 	return err;
 }
 
 static void unwatch(int sig)
 {
-	if (!catchable(sig) || --sigs[sig].watchers > 0)
+	if (!catchable(sig))
 		return;
+	if (atomic_load(&sigs[sig].watchers) > 1) {
+		atomic_fetch_sub(&sigs[sig].watchers, 1);
+		return;
+	}
+	/* the program's disposition back before the count says so, or a
+	 * sigaction() taking the fast path in between would be undone */
 	int e = errno;
 	__sigaction(sig, prog_of(sig), NULL);
 	errno = e;
+	atomic_store(&sigs[sig].watchers, 0);
 	sigdelset(&watched, sig);
 	atomic_store(&sigs[sig].pending_counted, 0);
 	process_fds();   /* narrows the signalfd's set */
@@ -360,13 +385,14 @@ void kq_signal_verify(struct kqueue *kq)
 			continue;
 		/* again under the lock: the program's own sigaction() may be
 		 * between its prog_set() and install() */
-		pthread_mutex_lock(&sig_lock);
-		if (sigs[sig].watchers > 0 && __sigaction(sig, NULL, &cur) == 0 &&
+		sigset_t old;
+		sig_take(&old);
+		if (atomic_load(&sigs[sig].watchers) > 0 && __sigaction(sig, NULL, &cur) == 0 &&
 		    !installed_ours(sig, &cur)) {
 			prog_set(sig, &cur);
 			install(sig);
 		}
-		pthread_mutex_unlock(&sig_lock);
+		sig_drop(&old);
 	}
 	errno = e;
 }
@@ -393,9 +419,10 @@ static int signal_attach(struct kqueue *kq, struct knote *kn)
 		return -ENOMEM;
 	kn->flags |= EV_CLEAR;
 	int sig = kn->ident < NSIGS ? (int)kn->ident : 0;
-	pthread_mutex_lock(&sig_lock);
+	sigset_t old;
+	sig_take(&old);
 	int err = watch(sig);
-	pthread_mutex_unlock(&sig_lock);
+	sig_drop(&old);
 	if (err) {
 		free(seen);
 		return err;
@@ -404,9 +431,9 @@ static int signal_attach(struct kqueue *kq, struct knote *kn)
 	kn->fstate = seen;
 	err = kq_sigs_add(kq, kn);
 	if (err) {
-		pthread_mutex_lock(&sig_lock);
+		sig_take(&old);
 		unwatch(sig);
-		pthread_mutex_unlock(&sig_lock);
+		sig_drop(&old);
 		free(seen);
 		kn->fstate = NULL;
 	}
@@ -418,9 +445,10 @@ static void signal_detach(struct kqueue *kq, struct knote *kn)
 	if (!kn->fstate)
 		return;
 	kq_sigs_remove(kq, kn);
-	pthread_mutex_lock(&sig_lock);
+	sigset_t old;
+	sig_take(&old);
 	unwatch(kn->ident < NSIGS ? (int)kn->ident : 0);
-	pthread_mutex_unlock(&sig_lock);
+	sig_drop(&old);
 	free(kn->fstate);
 	kn->fstate = NULL;
 }
@@ -471,6 +499,7 @@ const struct filterops kq_signal_filtops = {
 
 /* ---- fork ---- */
 
+/* fork.c blocks signals around these. */
 void kq_signal_fork_prepare(void)
 {
 	pthread_mutex_lock(&sig_lock);
@@ -486,10 +515,10 @@ void kq_signal_fork_parent(void)
 void kq_signal_fork_child(void)
 {
 	for (int sig = 1; sig < NSIGS; sig++) {
-		if (!catchable(sig) || sigs[sig].watchers == 0)
+		if (!catchable(sig) || atomic_load(&sigs[sig].watchers) == 0)
 			continue;
 		__sigaction(sig, prog_of(sig), NULL);
-		sigs[sig].watchers = 0;
+		atomic_store(&sigs[sig].watchers, 0);
 		atomic_store(&sigs[sig].pending_counted, 0);
 	}
 	sigemptyset(&watched);
@@ -517,15 +546,49 @@ static int foreign_sigaction(int sig, const struct sigaction *act, struct sigact
 	return r;
 }
 
+/* A knote started watching sig while the fast path below changed its
+ * disposition, and may have taken the old one for the program's: make
+ * `act` the kept one (or the real one, if the knote is gone again). */
+static void sigaction_again(int sig, const struct sigaction *act)
+{
+	sigset_t old;
+	sig_take(&old);
+	if (atomic_load(&sigs[sig].watchers) > 0) {
+		prog_set(sig, act);
+		install(sig);
+	} else {
+		__sigaction(sig, act, NULL);
+	}
+	sig_drop(&old);
+}
+
+/*
+ * A signal no knote watches (nearly always) takes the fast path: the C
+ * library's call, no lock, as async-signal-safe as glibc's.  watch()
+ * counts a knote before it reads the disposition, so if the count is still
+ * zero after the change, the knote (if any) reads the new disposition; if
+ * not, the change is made again under the lock.
+ */
 int KQ_INTERPOSE(sigaction)(int sig, const struct sigaction *act, struct sigaction *oact)
 {
 	if (!catchable(sig))
 		return __sigaction(sig, act, oact);
 	if (kq_foreign_process())
 		return foreign_sigaction(sig, act, oact);
-	pthread_mutex_lock(&sig_lock);
+	if (atomic_load(&sigs[sig].watchers) == 0) {
+		int r = __sigaction(sig, act, oact);
+		if (r != 0)
+			return r;
+		if (oact && (oact->sa_flags & SA_SIGINFO) && oact->sa_sigaction == kq_sig_handler)
+			*oact = *prog_of(sig);
+		if (act && atomic_load(&sigs[sig].watchers) != 0)
+			sigaction_again(sig, act);
+		return 0;
+	}
+	sigset_t old;
+	sig_take(&old);
 	int r;
-	if (sigs[sig].watchers == 0) {
+	if (atomic_load(&sigs[sig].watchers) == 0) {
 		r = __sigaction(sig, act, oact);
 	} else {
 		if (oact)
@@ -540,24 +603,57 @@ int KQ_INTERPOSE(sigaction)(int sig, const struct sigaction *act, struct sigacti
 			}
 		}
 	}
-	pthread_mutex_unlock(&sig_lock);
+	int e = errno;
+	sig_drop(&old);
+	errno = e;
 	return r;
 }
 
-/* BSD semantics, as glibc's signal(): restart interrupted calls, block the
- * signal while its handler runs. */
+/* The signals siginterrupt() asked not to restart calls (bit sig - 1).
+ * glibc keeps its own set private, so libkq's signal() needs
+ * siginterrupt() to be libkq's too. */
+static _Atomic uint64_t interrupting;
+
+static bool interrupts(int sig)
+{
+	return sig > 0 && sig < NSIGS &&
+	       (atomic_load_explicit(&interrupting, memory_order_relaxed) >> (sig - 1) & 1);
+}
+
+/* BSD semantics, as glibc's signal(): restart interrupted calls (unless
+ * siginterrupt() said otherwise), block the signal while its handler
+ * runs. */
 sighandler_t KQ_INTERPOSE(signal)(int sig, sighandler_t handler)
 {
+	if (handler == SIG_ERR || sig <= 0 || sig >= NSIGS) {
+		errno = EINVAL;
+		return SIG_ERR;
+	}
 	struct sigaction act, old;
 	memset(&act, 0, sizeof act);
 	act.sa_handler = handler;
 	sigemptyset(&act.sa_mask);
-	if (sig > 0 && sig < NSIGS)
-		sigaddset(&act.sa_mask, sig);
-	act.sa_flags = SA_RESTART;
+	sigaddset(&act.sa_mask, sig);
+	act.sa_flags = interrupts(sig) ? 0 : SA_RESTART;
 	if (KQ_CALL(sigaction)(sig, &act, &old) < 0)
 		return SIG_ERR;
 	return old.sa_handler;
+}
+
+int KQ_INTERPOSE(siginterrupt)(int sig, int flag)
+{
+	struct sigaction act;
+	if (KQ_CALL(sigaction)(sig, NULL, &act) < 0)
+		return -1;
+	uint64_t bit = (uint64_t)1 << (sig - 1);
+	if (flag) {
+		atomic_fetch_or(&interrupting, bit);
+		act.sa_flags &= ~SA_RESTART;
+	} else {
+		atomic_fetch_and(&interrupting, ~bit);
+		act.sa_flags |= SA_RESTART;
+	}
+	return KQ_CALL(sigaction)(sig, &act, NULL);
 }
 
 /* The program took a pending signal with one of the sigwait family: that
@@ -573,33 +669,24 @@ static void consumed(int sig)
 	}
 }
 
-typedef int (*sigtimedwait_fn)(const sigset_t *, siginfo_t *, const struct timespec *);
-static sigtimedwait_fn real_sigtimedwait;
-static pthread_once_t real_once = PTHREAD_ONCE_INIT;
-
-static void find_real(void)
-{
-	real_sigtimedwait = (sigtimedwait_fn)dlsym(RTLD_NEXT, "sigtimedwait");
-}
-
+/* glibc's sigtimedwait(), made here: its own is not reachable under
+ * another name, and finding it at run time would be a lookup a signal
+ * handler or a vfork() child could not afford.  A cancellation point, as
+ * glibc's; a signal sent with tkill() (raise()) is reported as SI_USER, as
+ * glibc reports it. */
 int KQ_INTERPOSE(sigtimedwait)(const sigset_t *set, siginfo_t *info, const struct timespec *ts)
 {
-	/* A vfork() child takes its own signals, not the parent's, and makes
-	 * the system call itself: resolving glibc's function there could wait
-	 * on a loader lock that a thread of the parent holds. */
-	bool foreign = kq_foreign_process();
-	if (!foreign)
-		pthread_once(&real_once, find_real);
-	int sig;
-	if (!foreign && real_sigtimedwait) {
-		sig = real_sigtimedwait(set, info, ts);
-	} else {
-		/* (also a static link without dlsym) */
-		sig = (int)syscall(SYS_rt_sigtimedwait, set, info, ts, (long)(_NSIG / 8));
+	long r = KQ_CANCELLABLE(SYS_rt_sigtimedwait, set, info, ts, _NSIG / 8);
+	if (r < 0) {
+		errno = (int)-r;
+		return -1;
 	}
-	if (sig > 0 && !foreign)
-		consumed(sig);
-	return sig;
+	if (info && info->si_code == SI_TKILL)
+		info->si_code = SI_USER;
+	/* a vfork() child takes its own signals, not the parent's */
+	if (!kq_foreign_process())
+		consumed((int)r);
+	return (int)r;
 }
 
 int KQ_INTERPOSE(sigwaitinfo)(const sigset_t *set, siginfo_t *info)

@@ -11,7 +11,7 @@
 #   close dup2 dup3 close_range closefrom getsockopt connect sigaction signal
 #   read readv recv recvfrom recvmsg write writev send sendto sendmsg
 #   __read_chk __recv_chk __recvfrom_chk
-#   sigtimedwait sigwaitinfo sigwait
+#   siginterrupt sigtimedwait sigwaitinfo sigwait
 #   socket socketpair accept accept4 setsockopt dup fcntl fcntl64 fclose
 #   vfork (x86-64 only)
 #                                             deliberate interposers, so that
@@ -37,7 +37,7 @@ fi
 BINDIR=$2
 SO=$3
 
-EXPECTED="__read_chk __recv_chk __recvfrom_chk close close_range closefrom connect dup2 dup3 getsockopt kevent kqueue kqueue1 kqueuex libkq_version libkq_version_number sigaction signal read readv recv recvfrom recvmsg send sendmsg sendto sigtimedwait sigwait sigwaitinfo write writev socket socketpair accept accept4 setsockopt dup fcntl fcntl64 fclose"
+EXPECTED="__read_chk __recv_chk __recvfrom_chk close close_range closefrom connect dup2 dup3 getsockopt kevent kqueue kqueue1 kqueuex libkq_version libkq_version_number sigaction signal read readv recv recvfrom recvmsg send sendmsg sendto siginterrupt sigtimedwait sigwait sigwaitinfo write writev socket socketpair accept accept4 setsockopt dup fcntl fcntl64 fclose"
 case $(uname -m) in
 x86_64 | amd64) EXPECTED="$EXPECTED vfork" ;;
 esac
