@@ -7,12 +7,15 @@
  *
  * Two levels of 4096 entries cover 2^24 descriptors; second-level pages are
  * allocated on first use and never freed, so a reader holding a page pointer
- * is always safe.
+ * is always safe.  They are mapped with a raw mmap(), not malloc'ed: the
+ * first socket() or dup2() at a number in a new block of 4096 makes one,
+ * and those calls are async-signal-safe (a handler may interrupt malloc()).
  */
 #include "kq.h"
 #include "sys.h"
 
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #define PAGE_BITS 12
 #define PAGE_SIZE_ENTRIES (1u << PAGE_BITS)
@@ -30,6 +33,19 @@ static _Atomic(struct fdent *) pages[NPAGES];
 /* Which numbers are kqueues: few, so a separate table, by the same pages. */
 static _Atomic(_Atomic(struct kqueue *) *) kqpages[NPAGES];
 
+/* Zeroed memory for a page, or NULL. */
+static void *page_new(size_t size)
+{
+	long p = KQ_SYSCALL(SYS_mmap, NULL, size, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return (p < 0 && p > -4096) ? NULL : (void *)p;
+}
+
+static void page_free(void *p, size_t size)
+{
+	KQ_SYSCALL(SYS_munmap, p, size);
+}
+
 static struct fdent *ent(int fd, bool create)
 {
 	if (fd < 0)
@@ -41,14 +57,14 @@ static struct fdent *ent(int fd, bool create)
 	if (!pg) {
 		if (!create)
 			return NULL;
-		struct fdent *n = calloc(PAGE_SIZE_ENTRIES, sizeof *n);
+		struct fdent *n = page_new(PAGE_SIZE_ENTRIES * sizeof *n);
 		if (!n)
 			return NULL;
 		struct fdent *expect = NULL;
 		if (atomic_compare_exchange_strong(&pages[p], &expect, n))
 			pg = n;
 		else {
-			free(n);
+			page_free(n, PAGE_SIZE_ENTRIES * sizeof *n);
 			pg = expect;
 		}
 	}
@@ -66,14 +82,14 @@ static _Atomic(struct kqueue *) *kqent(int fd, bool create)
 	if (!pg) {
 		if (!create)
 			return NULL;
-		_Atomic(struct kqueue *) *n = calloc(PAGE_SIZE_ENTRIES, sizeof *n);
+		_Atomic(struct kqueue *) *n = page_new(PAGE_SIZE_ENTRIES * sizeof *n);
 		if (!n)
 			return NULL;
 		_Atomic(struct kqueue *) *expect = NULL;
 		if (atomic_compare_exchange_strong(&kqpages[p], &expect, n))
 			pg = n;
 		else {
-			free(n);
+			page_free(n, PAGE_SIZE_ENTRIES * sizeof *n);
 			pg = expect;
 		}
 	}
@@ -118,7 +134,8 @@ int kq_fdtab_interest_of(int fd)
  * the number, so every use checks the socket now at the number (one fstat,
  * only when a stash exists).  Stashes live from an EV_EOF record with an
  * error until the program reads it or closes the socket: few at a time, so
- * their inodes are kept in a small list under a lock.
+ * their inodes are kept in a small list under a lock, held with signals
+ * blocked (a read() in a signal handler may come here).
  */
 struct stash_id {
 	int      fd;
@@ -154,11 +171,24 @@ static uint64_t stash_id_locked(int fd, bool take)
 	return 0;
 }
 
+static void stash_take(sigset_t *old)
+{
+	kq_signals_block(old);
+	pthread_mutex_lock(&stash_lock);
+}
+
+static void stash_drop(const sigset_t *old)
+{
+	pthread_mutex_unlock(&stash_lock);
+	kq_signals_restore(old);
+}
+
 static uint64_t stash_id(int fd, bool take)
 {
-	pthread_mutex_lock(&stash_lock);
+	sigset_t old;
+	stash_take(&old);
 	uint64_t ino = stash_id_locked(fd, take);
-	pthread_mutex_unlock(&stash_lock);
+	stash_drop(&old);
 	return ino;
 }
 
@@ -168,13 +198,14 @@ void kq_fdtab_stash_error(int fd, int err)
 	uint64_t ino = inode_of(fd);
 	if (!e || !ino)
 		return;
-	pthread_mutex_lock(&stash_lock);
+	sigset_t old;
+	stash_take(&old);
 	stash_id_locked(fd, true);   /* a socket keeps one error */
 	if (nstash == capstash) {
 		unsigned n = capstash ? capstash * 2 : 16;
 		struct stash_id *v = realloc(stash_ids, n * sizeof *v);
 		if (!v) {
-			pthread_mutex_unlock(&stash_lock);
+			stash_drop(&old);
 			return;   /* the error is lost, as without libkq's read */
 		}
 		stash_ids = v;
@@ -183,7 +214,7 @@ void kq_fdtab_stash_error(int fd, int err)
 	stash_ids[nstash] = (struct stash_id){ fd, ino };
 	atomic_store_explicit(&nstash, nstash + 1, memory_order_relaxed);
 	atomic_store(&e->sockerr, err);
-	pthread_mutex_unlock(&stash_lock);
+	stash_drop(&old);
 }
 
 /* The stashed error of the socket at fd, or 0; a stash left by another

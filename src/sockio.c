@@ -29,6 +29,8 @@
 
 #include <string.h>
 #include <sys/socket.h>
+#include <fcntl.h>
+#include <sys/sendfile.h>
 #include <sys/uio.h>
 
 
@@ -202,6 +204,58 @@ ssize_t KQ_INTERPOSE(sendmsg)(int fd, const struct msghdr *msg, int flags)
 		sending_descriptors(msg);
 	return ret(KQ_CANCELLABLE(SYS_sendmsg, fd, msg, flags));
 }
+
+/* The calls that move many messages, or data between descriptors, meet a
+ * socket's error as the single calls do: the first one to look gets it. */
+int KQ_INTERPOSE(recvmmsg)(int fd, struct mmsghdr *vec, unsigned int n, int flags,
+			   struct timespec *timeout)
+{
+	int err = kept_read_error(fd, flags);
+	if (err)
+		FAIL_WITH(err);
+	return (int)ret(KQ_CANCELLABLE(SYS_recvmmsg, fd, vec, n, flags, timeout));
+}
+
+int KQ_INTERPOSE(sendmmsg)(int fd, struct mmsghdr *vec, unsigned int n, int flags)
+{
+	int err = kept_error(fd);
+	if (err)
+		FAIL_WITH(err);
+	for (unsigned i = 0; vec && i < n && !kq_foreign_process(); i++) {
+		const struct msghdr *m = &vec[i].msg_hdr;
+		if (m->msg_control && m->msg_controllen)
+			sending_descriptors(m);
+	}
+	return (int)ret(KQ_CANCELLABLE(SYS_sendmmsg, fd, vec, n, flags));
+}
+
+ssize_t KQ_INTERPOSE(splice)(int in, loff_t *inoff, int out, loff_t *outoff,
+			     size_t len, unsigned int flags)
+{
+	int err = kept_read_error(in, 0);
+	if (!err)
+		err = kept_error(out);
+	if (err)
+		FAIL_WITH(err);
+	return ret(KQ_CANCELLABLE(SYS_splice, in, inoff, out, outoff, len, flags));
+}
+
+/* Not a cancellation point in glibc either. */
+ssize_t KQ_INTERPOSE(sendfile)(int out, int in, off_t *off, size_t len)
+{
+	int err = kept_error(out);
+	if (err)
+		FAIL_WITH(err);
+	return ret(KQ_SYSCALL(SYS_sendfile, out, in, off, len));
+}
+
+#if __SIZEOF_LONG__ == 8
+/* the same function under its large-file name */
+ssize_t KQ_INTERPOSE(sendfile64)(int out, int in, off_t *off, size_t len)
+{
+	return KQ_CALL(sendfile)(out, in, off, len);
+}
+#endif
 
 /* _FORTIFY_SOURCE turns read() and recv() with a buffer of known size into
  * these: the size check glibc's make, then the call itself. */

@@ -13,6 +13,7 @@
 #   __read_chk __recv_chk __recvfrom_chk
 #   siginterrupt sigtimedwait sigwaitinfo sigwait
 #   socket socketpair accept accept4 setsockopt dup fcntl fcntl64 fclose
+#   recvmmsg sendmmsg splice sendfile, sendfile64 (64-bit only)
 #   vfork (x86-64 only)
 #                                             deliberate interposers, so that
 #                                             knotes die with their descriptor
@@ -37,10 +38,11 @@ fi
 BINDIR=$2
 SO=$3
 
-EXPECTED="__read_chk __recv_chk __recvfrom_chk close close_range closefrom connect dup2 dup3 getsockopt kevent kqueue kqueue1 kqueuex libkq_version libkq_version_number sigaction signal read readv recv recvfrom recvmsg send sendmsg sendto siginterrupt sigtimedwait sigwait sigwaitinfo write writev socket socketpair accept accept4 setsockopt dup fcntl fcntl64 fclose"
+EXPECTED="__read_chk __recv_chk __recvfrom_chk close close_range closefrom connect dup2 dup3 getsockopt kevent kqueue kqueue1 kqueuex libkq_version libkq_version_number sigaction signal read readv recv recvfrom recvmsg send sendmsg sendto siginterrupt sigtimedwait sigwait sigwaitinfo write writev socket socketpair accept accept4 setsockopt dup fcntl fcntl64 fclose recvmmsg sendmmsg splice sendfile"
 case $(uname -m) in
 x86_64 | amd64) EXPECTED="$EXPECTED vfork" ;;
 esac
+[ "$(getconf LONG_BIT)" = 64 ] && EXPECTED="$EXPECTED sendfile64"
 
 if ! command -v nm >/dev/null 2>&1; then
 	echo "SKIP: nm (binutils) is not installed"
