@@ -2,7 +2,9 @@
 # The symbol version the C library gives each function libkq replaces
 # (src/export.h), read from the libc.so.6 the compiler links against:
 #   ${PROJECT_BINARY_DIR}/kq_libc_versions.h   KQ_LIBC_SYMVER_<name>, the
-#                                               extra symver attribute or empty
+#                                               extra symver attribute or empty,
+#                                               and KQ_LIBC_VERSION_<name>, the
+#                                               version as a string (if any)
 #   KQ_LIBC_VERSION_NODES                       version-script nodes for them
 # A name the C library lacks (or no objdump) gets no such version: calls
 # bound to it from libraries not linked with libkq then stay with glibc.
@@ -25,6 +27,7 @@ function(kq_libc_versions names)
     if(m)
       set(ver "${CMAKE_MATCH_1}")
       string(APPEND header "#define KQ_LIBC_SYMVER_${name} , symver(\"${name}@${ver}\")\n")
+      string(APPEND header "#define KQ_LIBC_VERSION_${name} \"${ver}\"\n")
       list(APPEND versions "${ver}")
     else()
       string(APPEND header "#define KQ_LIBC_SYMVER_${name}\n")

@@ -52,7 +52,10 @@ int _IO_fclose(FILE *);
  * It is glibc's vfork with those two steps around it, in assembly for the
  * reason glibc's is: the child runs on this stack, so the return address
  * is kept in a register across the call (the child's own return would
- * otherwise have overwritten it by the time the parent returns).
+ * otherwise have overwritten it by the time the parent returns).  The
+ * child first puts back the program's own signal dispositions
+ * (kq_vfork_child, filter/signal.c), in its own copy of them; what it
+ * pushes lies below the parent's frame, which the parent no longer needs.
  */
 __attribute__((used, visibility("hidden"))) int kq_vfork_failed(int err)
 {
@@ -71,11 +74,17 @@ __attribute__((naked)) pid_t KQ_INTERPOSE(vfork)(void)
 		"syscall\n\t"
 		"pushq %rdi\n\t"
 		"testq %rax, %rax\n\t"
-		"jz 1f\n\t"
+		"jnz 3f\n\t"
+		/* the child: on the parent's stack, below its frame */
+		"subq $8, %rsp\n\t"
+		"call kq_vfork_child\n\t"
+		"addq $8, %rsp\n\t"
+		"xorl %eax, %eax\n\t"
+		"ret\n"
+		"3:\n\t"
 		"lock decl kq_vforks(%rip)\n\t"
 		"cmpq $-4095, %rax\n\t"
-		"jae 2f\n"
-		"1:\n\t"
+		"jae 2f\n\t"
 		"ret\n"
 		"2:\n\t"
 		"negl %eax\n\t"

@@ -28,6 +28,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -231,6 +232,7 @@ void kq_fd_closing(int fd);                   /* interpose.c: knotes die with fd
 extern const char kq_interpose_anchor;        /* interpose.c */
 extern const char kq_sockio_anchor;           /* sockio.c */
 extern const char kq_births_anchor;           /* births.c */
+extern const char kq_spawn_anchor;            /* spawn.c */
 bool kq_is_kqueue_fd(int fd);
 
 /* slab.c */
@@ -286,6 +288,8 @@ void kq_dgram_fini(struct kqueue *kq);
 void kq_timer_report(struct kqueue *kq);
 void kq_signal_report(struct kqueue *kq);
 void kq_signal_verify(struct kqueue *kq);   /* before kevent() sleeps */
+uint64_t kq_signal_spawn_enter(sigset_t *old);   /* around posix_spawn() */
+void kq_signal_spawn_leave(uint64_t swapped, const sigset_t *old);
 bool kq_proc_tag(uint64_t tag);
 void kq_proc_report(struct kqueue *kq, uint64_t tag, uint32_t revents);
 void kq_proc_connector_report(struct kqueue *kq);

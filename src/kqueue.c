@@ -85,6 +85,7 @@ static struct kqueue *kq_obtain(void)
  * (interpose.c). */
 __attribute__((used)) static const char *const kq_interpose_ref[] = {
 	&kq_interpose_anchor, &kq_sockio_anchor, &kq_births_anchor,
+	&kq_spawn_anchor,
 };
 
 int kq_create(int flags)

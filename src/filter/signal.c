@@ -530,6 +530,74 @@ void kq_signal_fork_child(void)
 	pthread_mutex_init(&sig_lock, NULL);
 }
 
+/* ---- children that run no fork handlers ---- */
+
+/*
+ * A vfork() child (libkq's vfork(), interpose.c) gets the program's own
+ * dispositions in place of libkq's handler, in the child's own copy of
+ * them: the kernel then keeps an ignored signal ignored across the exec, as
+ * FreeBSD does (an exec resets a handler to the default, and libkq's
+ * handler stands for SIG_IGN too).  Runs in the child, in the parent's
+ * memory, which it only reads.
+ */
+__attribute__((used, visibility("hidden"))) void kq_vfork_child(void)
+{
+	for (int sig = 1; sig < NSIGS; sig++)
+		if (catchable(sig) && atomic_load_explicit(&sigs[sig].watchers, memory_order_relaxed))
+			__sigaction(sig, prog_of(sig), NULL);
+}
+
+static bool kept_ignored(int sig)
+{
+	const struct sigaction *p = prog_of(sig);
+	return atomic_load_explicit(&sigs[sig].watchers, memory_order_relaxed) > 0 &&
+	       !(p->sa_flags & SA_SIGINFO) && p->sa_handler == SIG_IGN &&
+	       sig != SIGCHLD;   /* install() left SIGCHLD's SIG_IGN in place */
+}
+
+/*
+ * posix_spawn() makes its child with clone() inside the C library, and the
+ * child sets every handled signal to the default before its exec: a
+ * watched signal the program ignores would stop being ignored.  For the
+ * time of the spawn such signals are really ignored, with sig_lock held
+ * and this thread's signals blocked.  A signal the kernel sends meanwhile to
+ * this thread stays pending (it is blocked) and is counted after; one sent
+ * to the process while another thread could take it is discarded by the
+ * kernel and not counted (docs/differences.md).  Returns the set swapped
+ * (0: none, and no lock held).
+ */
+uint64_t kq_signal_spawn_enter(sigset_t *old)
+{
+	uint64_t any = 0;
+	for (int sig = 1; sig < NSIGS; sig++)
+		if (catchable(sig) && kept_ignored(sig))
+			any = 1;
+	if (!any)
+		return 0;
+	uint64_t swapped = 0;
+	sig_take(old);
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	for (int sig = 1; sig < NSIGS; sig++) {
+		if (!catchable(sig) || !kept_ignored(sig))
+			continue;
+		if (__sigaction(sig, &ign, NULL) == 0)
+			swapped |= (uint64_t)1 << (sig - 1);
+	}
+	if (!swapped)
+		sig_drop(old);
+	return swapped;
+}
+
+void kq_signal_spawn_leave(uint64_t swapped, const sigset_t *old)
+{
+	if (!swapped)
+		return;
+	for (int sig = 1; sig < NSIGS; sig++)
+		if (swapped >> (sig - 1) & 1)
+			install(sig);
+	sig_drop(old);
+}
+
 /* ---- the program's calls ---- */
 
 /* In a vfork() child (sharing the parent's memory until it execs or exits)

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * fcntl64(F_SETLKW), the name a program built with 64-bit file offsets
+ * calls, is a cancellation point like fcntl(F_SETLKW): a thread with a
+ * cancellation request pending (deferred type) is cancelled when it calls
+ * it, and the call does not return, even when it would not have to wait
+ * (here a lock on a file nobody else locks).
+ */
+#include "t_cancelpt.h"
+
+static void call(void *arg)
+{
+	struct flock64 fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	fcntl64(*(int *)arg, F_SETLKW64, &fl);
+}
+
+int main(void)
+{
+	T_CANCEL_SKIP_ASAN();
+	int fd = t_tmp_file(NULL);
+	t_cancelpt_pending("fcntl64(F_SETLKW)", call, &fd);
+	return 0;
+}

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Helpers for the tests that call the C library functions libkq replaces
+ * from a signal handler while the thread it interrupts is inside one of
+ * them ("signal storms").
+ *
+ * The storm is a POSIX timer aimed at one thread (SIGEV_THREAD_ID), so the
+ * handler always runs on the thread doing the main loop, whatever helper
+ * threads a sanitizer runtime starts.
+ *
+ * A handler that deadlocks on a lock its own thread holds cannot be broken
+ * from that thread: alarm() would only run one more handler on top of the
+ * stuck one, and SIGALRM may be the storm's own signal.  The watchdog is
+ * therefore another thread, with every signal blocked, that fails the test
+ * (with the stage the main loop last announced) when the loop's progress
+ * counter stops moving, or at an overall deadline.
+ */
+#ifndef T_STORM_H
+#define T_STORM_H
+
+#include "t.h"
+
+#include <stdatomic.h>
+#include <sys/syscall.h>
+
+#ifndef sigev_notify_thread_id
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
+
+/* ---- watchdog ---- */
+
+struct t_watch {
+	_Atomic(const char *) stage;     /* what the main loop is doing */
+	atomic_ulong progress;           /* bumped by the main loop */
+	atomic_ulong handled;            /* bumped by the handler */
+	atomic_int done;
+	atomic_int storm;                /* a storm was started */
+	long stall_ms, total_ms;
+	const char *what;
+};
+
+static inline struct t_watch *t_watch_state(void)
+{
+	static struct t_watch w;
+	return &w;
+}
+
+static inline void t_watch_stage(const char *stage)
+{
+	atomic_store_explicit(&t_watch_state()->stage, stage, memory_order_relaxed);
+}
+
+static inline void t_watch_tick(void)
+{
+	atomic_fetch_add_explicit(&t_watch_state()->progress, 1, memory_order_relaxed);
+}
+
+/* For the storm's handler: lock-free, async-signal-safe. */
+static inline void t_watch_handled(void)
+{
+	atomic_fetch_add_explicit(&t_watch_state()->handled, 1, memory_order_relaxed);
+}
+
+static inline unsigned long t_watch_handled_count(void)
+{
+	return atomic_load_explicit(&t_watch_state()->handled, memory_order_relaxed);
+}
+
+static inline void *t_watch_main(void *arg)
+{
+	struct t_watch *w = arg;
+	int64_t start = t_now_ns(), last_move = start;
+	unsigned long last = atomic_load(&w->progress);
+
+	for (;;) {
+		struct timespec ts = { 0, 20 * 1000000L };
+		nanosleep(&ts, NULL);
+		if (atomic_load(&w->done))
+			return NULL;
+		int64_t now = t_now_ns();
+		unsigned long p = atomic_load(&w->progress);
+		if (p != last) {
+			last = p;
+			last_move = now;
+		}
+		const char *why = NULL;
+		if (now - last_move > w->stall_ms * 1000000LL)
+			why = "no progress";
+		else if (now - start > w->total_ms * 1000000LL)
+			why = "overall deadline passed";
+		if (why == NULL)
+			continue;
+		/* The stuck thread may hold any lock (malloc's, libkq's):
+		 * format on the stack, write with the bare system call (not
+		 * the library's write()), leave at once. */
+		char msg[512];
+		const char *stage = atomic_load(&w->stage);
+		char runs[64] = "";
+		if (atomic_load(&w->storm))
+			snprintf(runs, sizeof runs, ", %lu handler runs",
+				 atomic_load(&w->handled));
+		int n = snprintf(msg, sizeof msg, "FAIL: %s: %s for %ld ms, "
+				 "stalled in: %s (%lu iterations%s)\n", w->what,
+				 why, (long)((now - last_move) / 1000000),
+				 stage ? stage : "?", p, runs);
+		if (n > 0 && syscall(SYS_write, 2, msg, (size_t)n) < 0) {
+			/* nothing more to do */
+		}
+		_exit(1);
+	}
+}
+
+/* Starts the watchdog: the test fails if the main loop makes no progress
+ * (t_watch_tick) for stall_ms, or is not over (t_watch_done) in total_ms. */
+static inline void t_watch_start(const char *what, long stall_ms, long total_ms)
+{
+	struct t_watch *w = t_watch_state();
+	sigset_t all, old;
+	pthread_t th;
+	int err;
+
+	w->what = what;
+	w->stall_ms = stall_ms;
+	w->total_ms = total_ms;
+	t_watch_stage("start");
+	sigfillset(&all);
+	if ((err = pthread_sigmask(SIG_BLOCK, &all, &old)) != 0)
+		T_FAIL("pthread_sigmask: %s", strerror(err));
+	if ((err = pthread_create(&th, NULL, t_watch_main, w)) != 0)
+		T_FAIL("pthread_create: %s", strerror(err));
+	if ((err = pthread_detach(th)) != 0)
+		T_FAIL("pthread_detach: %s", strerror(err));
+	if ((err = pthread_sigmask(SIG_SETMASK, &old, NULL)) != 0)
+		T_FAIL("pthread_sigmask: %s", strerror(err));
+}
+
+static inline void t_watch_done(void)
+{
+	atomic_store(&t_watch_state()->done, 1);
+}
+
+/* ---- storm ---- */
+
+struct t_storm {
+	timer_t id;
+	int sig;
+};
+
+/* Sends sig to the calling thread every interval_ns nanoseconds. */
+static inline void t_storm_start(struct t_storm *s, int sig, long interval_ns)
+{
+	struct sigevent sev;
+	struct itimerspec its;
+
+	memset(&sev, 0, sizeof sev);
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = sig;
+	sev.sigev_notify_thread_id = (pid_t)syscall(SYS_gettid);
+	if (timer_create(CLOCK_MONOTONIC, &sev, &s->id) != 0)
+		T_FAIL("timer_create: %s", strerror(errno));
+	s->sig = sig;
+	atomic_store(&t_watch_state()->storm, 1);
+	its.it_value.tv_sec = 0;
+	its.it_value.tv_nsec = interval_ns;
+	its.it_interval = its.it_value;
+	if (timer_settime(s->id, 0, &its, NULL) != 0)
+		T_FAIL("timer_settime: %s", strerror(errno));
+}
+
+/* Stops the timer; a signal it left pending is still delivered (the
+ * handler must cope with that). */
+static inline void t_storm_stop(struct t_storm *s)
+{
+	if (timer_delete(s->id) != 0)
+		T_FAIL("timer_delete: %s", strerror(errno));
+}
+
+/* Whether the storm has lasted ms since start (cheap enough for every
+ * iteration of a main loop). */
+static inline int t_storm_over(int64_t start, long ms)
+{
+	return t_now_ns() - start >= ms * 1000000LL;
+}
+
+/* A storm too thin to mean anything (a starved machine) is a skip. */
+static inline void t_storm_enough(unsigned long min_handled)
+{
+	unsigned long n = t_watch_handled_count();
+	if (n < min_handled)
+		T_SKIP("the handler ran only %lu times (%lu wanted): the "
+		       "machine is too loaded for this test", n, min_handled);
+}
+
+#endif
