@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * How libkq exports its replacements of C library functions (interpose.c,
- * sockio.c, filter/signal.c):
+ * How libkq exports its replacements of C library functions (src/libc/):
  *
  *   int KQ_INTERPOSE(close)(int fd) { ... }
  *

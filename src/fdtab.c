@@ -267,7 +267,7 @@ void kq_fdtab_clear(int fd)
 
 /*
  * Births.  A socket made by libkq's socket(), socketpair(), accept() or
- * accept4() (interpose.c) is known from the call's arguments: its kind is
+ * accept4() (libc/births.c) is known from the call's arguments: its kind is
  * kept here, so its first knote needs no getsockopt to classify it.  It is
  * also known to have the default SO_RCVLOWAT until libkq's setsockopt()
  * sets it, and to be the only descriptor of its file ("private") until

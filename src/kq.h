@@ -228,11 +228,10 @@ static inline void kq_deferred(struct kqueue *kq)
 }
 void kq_sync_wake(struct kqueue *kq);
 void kq_wake_reported(struct kqueue *kq);
-void kq_fd_closing(int fd);                   /* interpose.c: knotes die with fd */
-extern const char kq_interpose_anchor;        /* interpose.c */
-extern const char kq_sockio_anchor;           /* sockio.c */
-extern const char kq_births_anchor;           /* births.c */
-extern const char kq_spawn_anchor;            /* spawn.c */
+void kq_fd_closing(int fd);                   /* libc/close.c: knotes die with fd */
+/* the libc replacement layer's objects (libc/close.c explains) */
+extern const char kq_close_anchor, kq_vfork_anchor, kq_sockio_anchor,
+		  kq_births_anchor, kq_spawn_anchor, kq_signal_anchor;
 bool kq_is_kqueue_fd(int fd);
 
 /* slab.c */
@@ -289,6 +288,9 @@ void kq_timer_report(struct kqueue *kq);
 void kq_signal_report(struct kqueue *kq);
 void kq_signal_verify(struct kqueue *kq);   /* before kevent() sleeps */
 uint64_t kq_signal_spawn_enter(sigset_t *old);   /* around posix_spawn() */
+/* libc/signal.c's sigaction() and sigwait family */
+int  kq_signal_sigaction(int sig, const struct sigaction *act, struct sigaction *oact);
+void kq_signal_consumed(int sig);
 void kq_signal_spawn_leave(uint64_t swapped, const sigset_t *old);
 bool kq_proc_tag(uint64_t tag);
 void kq_proc_report(struct kqueue *kq, uint64_t tag, uint32_t revents);

@@ -81,11 +81,11 @@ static struct kqueue *kq_obtain(void)
 	return kq;
 }
 
-/* Pulls interpose.o and sockio.o out of libkq.a together with this file
- * (interpose.c). */
+/* Pulls the libc replacements (libc/) out of libkq.a together with this
+ * file (libc/close.c). */
 __attribute__((used)) static const char *const kq_interpose_ref[] = {
-	&kq_interpose_anchor, &kq_sockio_anchor, &kq_births_anchor,
-	&kq_spawn_anchor,
+	&kq_close_anchor, &kq_vfork_anchor, &kq_sockio_anchor, &kq_births_anchor,
+	&kq_spawn_anchor, &kq_signal_anchor,
 };
 
 int kq_create(int flags)

@@ -4,7 +4,7 @@
  * call's value or -errno and never touches errno's meaning for the caller.
  *
  * close() and getsockopt() go straight to the kernel: libkq exports its own
- * versions of those names (interpose.c), and the library must never call
+ * versions of those names (src/libc/), and the library must never call
  * back into them.
  *
  * Calls that libc makes cancellation points (poll, read, write, open,
@@ -89,7 +89,7 @@ static inline int sys_ioctl_int(int fd, unsigned long req, int *out)
 /* fork.c: the id of the process libkq's tables belong to */
 extern _Atomic int kq_owner_pid;
 
-/* Where libkq has its own vfork() (interpose.c), the number of vfork
+/* Where libkq has its own vfork() (libc/vfork.c), the number of vfork
  * children that may be running in this memory (fork.c). */
 #if defined(__x86_64__)
 #define KQ_VFORK_TRACKED 1

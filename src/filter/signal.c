@@ -40,7 +40,6 @@
  */
 #include "kq.h"
 #include "sys.h"
-#include "export.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -533,7 +532,7 @@ void kq_signal_fork_child(void)
 /* ---- children that run no fork handlers ---- */
 
 /*
- * A vfork() child (libkq's vfork(), interpose.c) gets the program's own
+ * A vfork() child (libkq's vfork(), libc/vfork.c) gets the program's own
  * dispositions in place of libkq's handler, in the child's own copy of
  * them: the kernel then keeps an ignored signal ignored across the exec, as
  * FreeBSD does (an exec resets a handler to the default, and libkq's
@@ -598,7 +597,7 @@ void kq_signal_spawn_leave(uint64_t swapped, const sigset_t *old)
 	sig_drop(old);
 }
 
-/* ---- the program's calls ---- */
+/* ---- the program's sigaction() and sigwait family (libc/signal.c) ---- */
 
 /* In a vfork() child (sharing the parent's memory until it execs or exits)
  * only the child's own disposition may change: the kept dispositions are
@@ -637,7 +636,7 @@ static void sigaction_again(int sig, const struct sigaction *act)
  * zero after the change, the knote (if any) reads the new disposition; if
  * not, the change is made again under the lock.
  */
-int KQ_INTERPOSE(sigaction)(int sig, const struct sigaction *act, struct sigaction *oact)
+int kq_signal_sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
 {
 	if (!catchable(sig))
 		return __sigaction(sig, act, oact);
@@ -677,56 +676,9 @@ int KQ_INTERPOSE(sigaction)(int sig, const struct sigaction *act, struct sigacti
 	return r;
 }
 
-/* The signals siginterrupt() asked not to restart calls (bit sig - 1).
- * glibc keeps its own set private, so libkq's signal() needs
- * siginterrupt() to be libkq's too. */
-static _Atomic uint64_t interrupting;
-
-static bool interrupts(int sig)
-{
-	return sig > 0 && sig < NSIGS &&
-	       (atomic_load_explicit(&interrupting, memory_order_relaxed) >> (sig - 1) & 1);
-}
-
-/* BSD semantics, as glibc's signal(): restart interrupted calls (unless
- * siginterrupt() said otherwise), block the signal while its handler
- * runs. */
-sighandler_t KQ_INTERPOSE(signal)(int sig, sighandler_t handler)
-{
-	if (handler == SIG_ERR || sig <= 0 || sig >= NSIGS) {
-		errno = EINVAL;
-		return SIG_ERR;
-	}
-	struct sigaction act, old;
-	memset(&act, 0, sizeof act);
-	act.sa_handler = handler;
-	sigemptyset(&act.sa_mask);
-	sigaddset(&act.sa_mask, sig);
-	act.sa_flags = interrupts(sig) ? 0 : SA_RESTART;
-	if (KQ_CALL(sigaction)(sig, &act, &old) < 0)
-		return SIG_ERR;
-	return old.sa_handler;
-}
-
-int KQ_INTERPOSE(siginterrupt)(int sig, int flag)
-{
-	struct sigaction act;
-	if (KQ_CALL(sigaction)(sig, NULL, &act) < 0)
-		return -1;
-	uint64_t bit = (uint64_t)1 << (sig - 1);
-	if (flag) {
-		atomic_fetch_or(&interrupting, bit);
-		act.sa_flags &= ~SA_RESTART;
-	} else {
-		atomic_fetch_and(&interrupting, ~bit);
-		act.sa_flags |= SA_RESTART;
-	}
-	return KQ_CALL(sigaction)(sig, &act, NULL);
-}
-
 /* The program took a pending signal with one of the sigwait family: that
  * pending episode is over.  Count it if no kqueue counted it yet. */
-static void consumed(int sig)
+void kq_signal_consumed(int sig)
 {
 	if (!catchable(sig) || !sigismember(&watched, sig))
 		return;
@@ -735,45 +687,4 @@ static void consumed(int sig)
 		uint64_t one = 1;
 		syscall(SYS_write, sig_wakefd, &one, sizeof one);
 	}
-}
-
-/* glibc's sigtimedwait(), made here: its own is not reachable under
- * another name, and finding it at run time would be a lookup a signal
- * handler or a vfork() child could not afford.  A cancellation point, as
- * glibc's; a signal sent with tkill() (raise()) is reported as SI_USER, as
- * glibc reports it. */
-int KQ_INTERPOSE(sigtimedwait)(const sigset_t *set, siginfo_t *info, const struct timespec *ts)
-{
-	long r = KQ_CANCELLABLE(SYS_rt_sigtimedwait, set, info, ts, _NSIG / 8);
-	if (r < 0) {
-		errno = (int)-r;
-		return -1;
-	}
-	if (info && info->si_code == SI_TKILL)
-		info->si_code = SI_USER;
-	/* a vfork() child takes its own signals, not the parent's */
-	if (!kq_foreign_process())
-		consumed((int)r);
-	return (int)r;
-}
-
-int KQ_INTERPOSE(sigwaitinfo)(const sigset_t *set, siginfo_t *info)
-{
-	return KQ_CALL(sigtimedwait)(set, info, NULL);
-}
-
-int KQ_INTERPOSE(sigwait)(const sigset_t *set, int *sig)
-{
-	int r, e = errno;
-	do
-		r = KQ_CALL(sigtimedwait)(set, NULL, NULL);
-	while (r < 0 && errno == EINTR);
-	if (r < 0) {
-		r = errno;
-		errno = e;
-		return r;
-	}
-	errno = e;
-	*sig = r;
-	return 0;
 }

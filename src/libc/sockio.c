@@ -40,7 +40,7 @@ ssize_t __read_chk(int, void *, size_t, size_t);
 ssize_t __recv_chk(int, void *, size_t, size_t, int);
 ssize_t __recvfrom_chk(int, void *, size_t, size_t, int, struct sockaddr *, socklen_t *);
 
-/* See interpose.c: keeps this object in programs linked with libkq.a. */
+/* See close.c: keeps this object in programs linked with libkq.a. */
 const char kq_sockio_anchor = 1;
 
 /* The kept error of the socket at fd, or 0. */

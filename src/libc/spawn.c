@@ -15,7 +15,7 @@
 
 #include <spawn.h>
 
-/* See interpose.c: keeps this object in programs linked with libkq.a. */
+/* See close.c: keeps this object in programs linked with libkq.a. */
 const char kq_spawn_anchor = 1;
 
 typedef int spawn_fn(pid_t *, const char *, const posix_spawn_file_actions_t *,

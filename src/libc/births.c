@@ -10,7 +10,7 @@
  *   setsockopt(SO_RCVLOWAT)               the low-water mark is no longer
  *                                         the default;
  *   dup, fcntl(F_DUPFD*), F_SETFD         a copy may exist now (dup2, dup3
- *                                         in interpose.c; SCM_RIGHTS in
+ *                                         in close.c; SCM_RIGHTS in
  *                                         sockio.c).
  * A socket made some other way (inside the C library, a raw system call)
  * is simply unknown and classified by its first knote.  Exported as
@@ -27,7 +27,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* See interpose.c: keeps this object in programs linked with libkq.a. */
+/* See close.c: keeps this object in programs linked with libkq.a. */
 const char kq_births_anchor = 1;
 
 static void born(int fd, int kind, bool cloexec)
