@@ -10,7 +10,9 @@
  *                            own, so signal() needs this one to be libkq's;
  *   sigtimedwait, sigwaitinfo, sigwait
  *                            a signal taken this way ends its pending
- *                            episode for the counts.
+ *                            episode for the counts;
+ *   sigset, sigignore, sysv_signal, __sysv_signal, bsd_signal, ssignal
+ *                            glibc's go around its sigaction (below).
  * Exported as src/export.h describes.
  */
 #include "kq.h"
@@ -116,4 +118,96 @@ int KQ_INTERPOSE(sigwait)(const sigset_t *set, int *sig)
 	errno = e;
 	*sig = r;
 	return 0;
+}
+
+/*
+ * The older ways to set a disposition.  glibc's own call its internal
+ * sigaction, which libkq cannot see: on a watched signal they would put
+ * the kernel's disposition in place of libkq's handler and hand back that
+ * handler's address as the old disposition.  Each is made here from
+ * libkq's sigaction(), with glibc's flags and results.
+ */
+static bool settable(int sig, sighandler_t h)
+{
+	if (h == SIG_ERR || sig <= 0 || sig >= NSIGS) {
+		errno = EINVAL;
+		return false;
+	}
+	return true;
+}
+
+/* System V's signal(): the handler is reset when it runs, the signal is
+ * not blocked in it, and interrupted calls are not restarted.  Also what
+ * signal() is for a program built for strict standards (<signal.h> names
+ * it __sysv_signal then). */
+sighandler_t KQ_INTERPOSE(__sysv_signal)(int sig, sighandler_t handler)
+{
+	if (!settable(sig, handler))
+		return SIG_ERR;
+	struct sigaction act, old;
+	memset(&act, 0, sizeof act);
+	act.sa_handler = handler;
+	sigemptyset(&act.sa_mask);
+	act.sa_flags = (SA_RESETHAND | SA_NODEFER | SA_INTERRUPT) & ~SA_RESTART;
+	if (KQ_CALL(sigaction)(sig, &act, &old) < 0)
+		return SIG_ERR;
+	return old.sa_handler;
+}
+
+sighandler_t KQ_INTERPOSE(sysv_signal)(int sig, sighandler_t handler)
+{
+	return KQ_CALL(__sysv_signal)(sig, handler);
+}
+
+/* bsd_signal() and ssignal() are signal() under other names. */
+sighandler_t KQ_INTERPOSE(bsd_signal)(int sig, sighandler_t handler)
+{
+	return KQ_CALL(signal)(sig, handler);
+}
+
+sighandler_t KQ_INTERPOSE(ssignal)(int sig, sighandler_t handler)
+{
+	return KQ_CALL(signal)(sig, handler);
+}
+
+int KQ_INTERPOSE(sigignore)(int sig)
+{
+	if (!settable(sig, SIG_IGN))
+		return -1;
+	struct sigaction act;
+	memset(&act, 0, sizeof act);
+	act.sa_handler = SIG_IGN;
+	sigemptyset(&act.sa_mask);
+	return KQ_CALL(sigaction)(sig, &act, NULL);
+}
+
+/* sigset(): SIG_HOLD blocks the signal and leaves its disposition; any
+ * other disposition is set and the signal unblocked.  The result is
+ * SIG_HOLD when the signal was blocked before, otherwise the previous
+ * disposition. */
+sighandler_t KQ_INTERPOSE(sigset)(int sig, sighandler_t disp)
+{
+	if (!settable(sig, disp))
+		return SIG_ERR;
+	sigset_t one, before;
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	struct sigaction act, old;
+	if (disp == SIG_HOLD) {
+		if (sigprocmask(SIG_BLOCK, &one, &before) < 0)
+			return SIG_ERR;
+		if (sigismember(&before, sig))
+			return SIG_HOLD;
+		if (KQ_CALL(sigaction)(sig, NULL, &old) < 0)
+			return SIG_ERR;
+		return old.sa_handler;
+	}
+	memset(&act, 0, sizeof act);
+	act.sa_handler = disp;
+	sigemptyset(&act.sa_mask);
+	if (KQ_CALL(sigaction)(sig, &act, &old) < 0)
+		return SIG_ERR;
+	if (sigprocmask(SIG_UNBLOCK, &one, &before) < 0)
+		return SIG_ERR;
+	return sigismember(&before, sig) ? SIG_HOLD : old.sa_handler;
 }

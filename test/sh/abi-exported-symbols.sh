@@ -12,6 +12,7 @@
 #   read readv recv recvfrom recvmsg write writev send sendto sendmsg
 #   __read_chk __recv_chk __recvfrom_chk
 #   siginterrupt sigtimedwait sigwaitinfo sigwait
+#   sigset sigignore __sysv_signal sysv_signal bsd_signal ssignal
 #   socket socketpair accept accept4 setsockopt dup fcntl fcntl64 fclose
 #   recvmmsg sendmmsg splice sendfile, sendfile64 (64-bit only)
 #   posix_spawn posix_spawnp (libkq.so only)
@@ -39,7 +40,7 @@ fi
 BINDIR=$2
 SO=$3
 
-EXPECTED="__read_chk __recv_chk __recvfrom_chk close close_range closefrom connect dup2 dup3 getsockopt kevent kqueue kqueue1 kqueuex libkq_version libkq_version_number sigaction signal read readv recv recvfrom recvmsg send sendmsg sendto siginterrupt sigtimedwait sigwait sigwaitinfo write writev socket socketpair accept accept4 setsockopt dup fcntl fcntl64 fclose recvmmsg sendmmsg splice sendfile posix_spawn posix_spawnp"
+EXPECTED="__read_chk __recv_chk __recvfrom_chk close close_range closefrom connect dup2 dup3 getsockopt kevent kqueue kqueue1 kqueuex libkq_version libkq_version_number sigaction signal read readv recv recvfrom recvmsg send sendmsg sendto siginterrupt sigtimedwait sigwait sigwaitinfo write writev socket socketpair accept accept4 setsockopt dup fcntl fcntl64 fclose recvmmsg sendmmsg splice sendfile posix_spawn posix_spawnp sigset sigignore __sysv_signal sysv_signal bsd_signal ssignal"
 # Only in libkq.so: the C library's own function is found at run time there.
 SHARED_ONLY="posix_spawn posix_spawnp"
 case $(uname -m) in
