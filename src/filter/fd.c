@@ -18,7 +18,7 @@
  *
  * EV_EOF with fflags = socket error needs SO_ERROR, which the kernel clears
  * when read; the value is kept for the program's own getsockopt(SO_ERROR)
- * (interpose.c), so connect() result checks keep working.
+ * (libc/sockio.c), so connect() result checks keep working.
  */
 #include "kq.h"
 #include "sys.h"
@@ -42,7 +42,7 @@ static bool exact_eof;
 
 __attribute__((constructor)) static void fd_exact_eof_env(void)
 {
-	const char *v = getenv("LIBKQ_EXACT_EOF");
+	const char *v = secure_getenv("LIBKQ_EXACT_EOF");   /* not in AT_SECURE programs */
 	exact_eof = v && v[0] == '1';
 }
 

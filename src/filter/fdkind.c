@@ -96,12 +96,15 @@ int kq_socket_kind(int domain, int type, int protocol)
 	return 0;
 }
 
+const char *kq_procfs_self(void);   /* filter/efdinfo.c */
+
 static int classify_anon(int fd)
 {
 	char path[40], link[64];
 	if (kq_is_kqueue_fd(fd))
 		return KQ_FD_KQUEUE;
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	/* not /proc/self: empty once the main thread called pthread_exit() */
+	snprintf(path, sizeof path, "%s/fd/%d", kq_procfs_self(), fd);
 	int e = errno;
 	ssize_t n = readlink(path, link, sizeof link - 1);
 	errno = e;

@@ -12,8 +12,11 @@
  *
  * NOTE_FORK, NOTE_EXEC and NOTE_TRACK come from the netlink process
  * connector: one socket per kqueue, opened when the first knote asks for one
- * of them and refusing the knote with ENOTSUP when it cannot be opened (no
- * silent knote that never fires).  The connector reports every process in
+ * of them and refusing the knote with ENOTSUP when the kernel has no
+ * connector or does not let us listen to it (no silent knote that never
+ * fires); a socket that could not be made for want of descriptors or
+ * memory refuses it with that error (EMFILE, ENFILE, ENOMEM), which a
+ * later EV_ADD may not meet.  The connector reports every process in
  * the system; events for pids this kqueue does not watch are skipped.
  * NOTE_TRACK makes a knote for each new child (same fflags and udata) whose
  * first record is NOTE_CHILD with data = the parent's pid; that record is
@@ -132,16 +135,38 @@ static uint64_t tag_of(struct kq_procs *p, uint32_t idx)
 
 /* ---- the connector ---- */
 
+/* What an error making or joining the connector socket means to EV_ADD:
+ * a shortage is passed on, anything else says there is no connector for
+ * us (documented: ENOTSUP). */
+static int connector_error(long err)
+{
+	switch (err) {
+	case -EMFILE:
+	case -ENFILE:
+	case -ENOMEM:
+		return (int)err;
+	case -ENOBUFS:
+		return -ENOMEM;
+	default:
+		return -ENOTSUP;
+	}
+}
+
 static int connector_open(void)
 {
 	int e = errno;
+	long err = 0;
 	int fd = socket(PF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
 			NETLINK_CONNECTOR);
-	if (fd < 0)
+	if (fd < 0) {
+		err = -errno;
 		goto fail;
+	}
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = CN_IDX_PROC };
-	if (bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0)
+	if (bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+		err = -errno;
 		goto fail;
+	}
 	int big = 1 << 20;
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof big) != 0)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
@@ -157,15 +182,18 @@ static int connector_open(void)
 	msg.cn.id.val = CN_VAL_PROC;
 	msg.cn.len = sizeof msg.op;
 	msg.op = PROC_CN_MCAST_LISTEN;
-	if (KQ_SYSCALL(SYS_sendto, fd, &msg, sizeof msg, 0, NULL, 0) != (long)sizeof msg)
-		goto fail;
-	errno = e;
-	return fd;
+	err = KQ_SYSCALL(SYS_sendto, fd, &msg, sizeof msg, 0, NULL, 0);
+	if (err == (long)sizeof msg) {
+		errno = e;
+		return fd;
+	}
+	if (err >= 0)
+		err = -EIO;
 fail:
 	if (fd >= 0)
 		sys_close(fd);
 	errno = e;
-	return -ENOTSUP;   /* documented: NOTE_FORK/EXEC/TRACK need the connector */
+	return connector_error(err);
 }
 
 static int connector_ref(struct kqueue *kq, struct kq_procs *p)

@@ -6,8 +6,11 @@
  *
  * One inotify instance per kqueue, created on first use and registered in
  * its epoll set; never one per knote.  A watch is placed through
- * /proc/self/fd/N, so it lands on the inode the descriptor refers to, also
- * once the name was unlinked or renamed.  inotify keeps one watch (wd) per
+ * /proc/thread-self/fd/N (kq_procfs_self(): /proc/self/fd/N is empty once
+ * the main thread has called pthread_exit()), so it lands on the inode the
+ * descriptor refers to, also once the name was unlinked or renamed.
+ * Without /proc (a container or chroot that does not mount it) there is no
+ * such path: see "Without /proc" below.  inotify keeps one watch (wd) per
  * inode: several descriptors on one file share it, and its mask must be the
  * union of what all of them need.  A `struct vwatch` per (kqueue, fd) records
  * what that fd needs and the last size and link count seen.
@@ -23,7 +26,7 @@
  * own watch while a descriptor keeps it alive (IN_DELETE_SELF comes at the
  * last close, when the knote is gone).  FreeBSD posts NOTE_DELETE at once.
  * So a directory whose knotes want NOTE_DELETE also has its parent watched
- * (a "parent entry", reached through /proc/self/fd/N/..): a subdirectory
+ * (a "parent entry", reached through /proc/thread-self/fd/N/..): a subdirectory
  * removed or replaced there (IN_DELETE or IN_MOVED_TO with IN_ISDIR) makes
  * each such child look at its link count, which rmdir() sets to 0.  The
  * child's IN_MOVE_SELF moves the parent entry along when it is renamed
@@ -35,17 +38,42 @@
  * NOTE_REVOKE: inotify's IN_UNMOUNT comes only once the file system is gone,
  * which cannot happen while the watched descriptor is open (a lazy unmount
  * waits for it).  So a kqueue with NOTE_REVOKE knotes also watches
- * /proc/self/mountinfo, which polls POLLPRI when the mount table changes;
- * a watched descriptor whose mount (mnt_id in its fdinfo) is no longer in the
- * table has been unmounted under it.
+ * /proc/thread-self/mountinfo, which polls POLLPRI when the mount table
+ * changes (the open file keeps the namespace, not the thread); a watched
+ * descriptor whose mount (mnt_id in its fdinfo) is no longer in the table
+ * has been unmounted under it.  Without /proc there is no mount table to
+ * read: NOTE_REVOKE knotes are accepted and that note is never reported
+ * (man/kevent.2).
+ *
+ * Without /proc: fanotify (Linux 5.1; without privilege 5.13) marks the
+ * inode of a descriptor itself, fanotify_mark(dirfd = fd, path NULL).  The
+ * kqueue's instance is then a fanotify group reporting file handles
+ * (FAN_REPORT_FID) instead of an inotify instance, in the same place
+ * (inofd, KQ_TAG_INOTIFY).  Its event bits are inotify's (both are fsnotify
+ * masks, asserted below), so everything above works on its events
+ * unchanged; what differs is how an event names its inode: by file system
+ * id and file handle, not by wd.  Each marked inode gets a `struct fanobj`
+ * holding its handle and a wd made up by us, so that the watch table works
+ * as with inotify.  Differences: marks are set to the union by adding and
+ * removing bits (FAN_MARK_ADD only adds); FAN_ONDIR is part of every mark
+ * (without it a directory's own events and its subdirectories' are not
+ * reported); a parent entry keeps an O_PATH descriptor of the parent,
+ * since after a rename the child's ".." leads elsewhere; events on one
+ * inode are merged into one report, so a rename inside a watched directory
+ * is recognised by MOVED_FROM and MOVED_TO in one report (no cookie); and
+ * a directory's watch does not report its entries' own opens, reads and
+ * attribute changes (inotify does; FreeBSD does not).  Where fanotify is
+ * missing or forbidden, EV_ADD fails with ENOTSUP.
  */
 #include "kq.h"
 #include "sys.h"
 #include "filter/fdkind.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fanotify.h>
 #include <sys/inotify.h>
 #include <sys/statfs.h>
 
@@ -59,6 +87,37 @@
 #define ALL_NOTES (NOTE_DELETE | NOTE_WRITE | NOTE_EXTEND | NOTE_ATTRIB | \
 		   NOTE_LINK | NOTE_RENAME | NOTE_REVOKE | NOTE_OPEN | \
 		   NOTE_CLOSE | NOTE_CLOSE_WRITE | NOTE_READ)
+
+/* fanotify's event bits are inotify's: see the top */
+_Static_assert(FAN_ACCESS == IN_ACCESS && FAN_MODIFY == IN_MODIFY &&
+	       FAN_ATTRIB == IN_ATTRIB && FAN_CLOSE_WRITE == IN_CLOSE_WRITE &&
+	       FAN_CLOSE_NOWRITE == IN_CLOSE_NOWRITE && FAN_OPEN == IN_OPEN &&
+	       FAN_MOVED_FROM == IN_MOVED_FROM && FAN_MOVED_TO == IN_MOVED_TO &&
+	       FAN_CREATE == IN_CREATE && FAN_DELETE == IN_DELETE &&
+	       FAN_DELETE_SELF == IN_DELETE_SELF && FAN_MOVE_SELF == IN_MOVE_SELF &&
+	       FAN_Q_OVERFLOW == IN_Q_OVERFLOW && FAN_ONDIR == IN_ISDIR,
+	       "fanotify and inotify event bits differ");
+/* every bit a watch may hold (fanotify marks are narrowed by removing) */
+#define WATCH_BITS (IN_ACCESS | IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | \
+		    IN_CLOSE_NOWRITE | IN_OPEN | DIR_CHANGES | IN_DELETE_SELF | \
+		    IN_MOVE_SELF)
+
+#ifndef AT_HANDLE_FID
+#define AT_HANDLE_FID 0x200   /* Linux 6.5: the handle fanotify reports */
+#endif
+#define FAN_BUCKETS 256
+#define HANDLE_MAX 128        /* MAX_HANDLE_SZ */
+
+/* A marked inode (fanotify only), named as fanotify names it. */
+struct fanobj {
+	struct fanobj *next;   /* in its hash chain */
+	int      wd;           /* made up: unique among live objects */
+	unsigned refs;         /* entries on it */
+	int      fsid[2];
+	int      type;
+	unsigned len;
+	unsigned char h[HANDLE_MAX];
+};
 
 struct vwatch {
 	struct vwatch *fdnext, *wdnext;
@@ -85,11 +144,18 @@ struct vwatch {
 	bool     reparent;     /* renamed: its parent entry must follow */
 	struct vwatch *parent, *sibnext;   /* child: its parent entry, siblings */
 	struct vwatch *children;           /* parent entry */
+	/* fanotify only: the inode, and a parent entry's own descriptor of
+	 * the parent (O_PATH; -1 otherwise) */
+	struct fanobj *obj;
+	int      pfd;
 };
 
 struct kq_vnodes {
-	int             inofd;
-	int             mntfd;   /* /proc/self/mountinfo, or -1 */
+	int             inofd;   /* inotify instance, or fanotify group if `fan` */
+	bool            fan;
+	struct fanobj **objs;    /* fan: FAN_BUCKETS chains */
+	int             next_wd; /* fan: the last wd made up */
+	int             mntfd;   /* <proc>/mountinfo, or -1 */
 	struct vwatch **byfd, **bywd;
 	unsigned        nb;    /* buckets in each table, a power of two */
 	unsigned        count;   /* entries in byfd (parent entries are not) */
@@ -97,6 +163,7 @@ struct kq_vnodes {
 };
 
 void kq_fd_activate_reads(struct kqueue *kq, int fd);   /* filter/fd.c */
+const char *kq_procfs_self(void);                      /* filter/efdinfo.c */
 
 static unsigned bucket(int key, unsigned nb)
 {
@@ -163,6 +230,37 @@ static int grow(struct kq_vnodes *v)
 	return 0;
 }
 
+/* Whether watches can be placed through <proc>/fd/N (see the top). */
+static bool proc_fds(void)
+{
+	char path[32];
+	struct stat st;
+	snprintf(path, sizeof path, "%s/fd", kq_procfs_self());
+	int e = errno;
+	bool ok = stat(path, &st) == 0;
+	errno = e;
+	return ok;
+}
+
+/* The kqueue's fanotify group, or -errno (ENOTSUP where the kernel has
+ * none or refuses one). */
+static int fan_open(struct kq_vnodes *v)
+{
+	int e = errno;
+	v->objs = calloc(FAN_BUCKETS, sizeof *v->objs);
+	if (!v->objs)
+		return -ENOMEM;
+	int fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_FID | FAN_CLOEXEC | FAN_NONBLOCK,
+			       O_RDONLY);
+	int err = fd < 0 ? -errno : fd;
+	errno = e;
+	if (err == -EMFILE || err == -ENFILE || err == -ENOMEM || err >= 0) {
+		v->fan = true;
+		return err;
+	}
+	return -ENOTSUP;
+}
+
 static int vnodes_get(struct kqueue *kq, struct kq_vnodes **out)
 {
 	struct kq_vnodes *v = kq->vnodes;
@@ -171,16 +269,23 @@ static int vnodes_get(struct kqueue *kq, struct kq_vnodes **out)
 		if (!v)
 			return -ENOMEM;
 		v->mntfd = -1;
-		int e = errno;
-		v->inofd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-		int err = v->inofd < 0 ? -errno : 0;
-		errno = e;
+		int err = 0;
+		if (proc_fds()) {
+			int e = errno;
+			v->inofd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+			err = v->inofd < 0 ? -errno : 0;
+			errno = e;
+		} else {
+			v->inofd = fan_open(v);
+			err = v->inofd < 0 ? v->inofd : 0;
+		}
 		if (!err)
 			err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, v->inofd, EPOLLIN,
 					    KQ_TAG_INOTIFY);
 		if (err) {
 			if (v->inofd >= 0)
 				sys_close(v->inofd);
+			free(v->objs);
 			free(v);
 			return err;
 		}
@@ -271,13 +376,168 @@ static uint32_t wd_union(struct kq_vnodes *v, int wd)
 
 static void watch_path(char *path, size_t len, const struct vwatch *w)
 {
-	snprintf(path, len, w->isparent ? "/proc/self/fd/%d/.." : "/proc/self/fd/%d", w->fd);
+	snprintf(path, len, w->isparent ? "%s/fd/%d/.." : "%s/fd/%d", kq_procfs_self(), w->fd);
+}
+
+/* ---- fanotify (see the top) ---- */
+
+/* The inode behind descriptor fd as fanotify names it, into o. */
+static int fan_name(int fd, struct fanobj *o)
+{
+	union {
+		struct file_handle fh;
+		unsigned char b[sizeof(struct file_handle) + HANDLE_MAX];
+	} h;
+	struct statfs sf;
+	int mnt, e = errno;
+	h.fh.handle_bytes = HANDLE_MAX;
+	int r = name_to_handle_at(fd, "", &h.fh, &mnt, AT_EMPTY_PATH | AT_HANDLE_FID);
+	if (r != 0 && errno == EINVAL) {   /* before 6.5: the same handle */
+		h.fh.handle_bytes = HANDLE_MAX;
+		r = name_to_handle_at(fd, "", &h.fh, &mnt, AT_EMPTY_PATH);
+	}
+	if (r == 0)
+		r = fstatfs(fd, &sf);
+	int err = r != 0 ? -errno : 0;
+	errno = e;
+	if (err)
+		return err;
+	memcpy(o->fsid, &sf.f_fsid, sizeof o->fsid);
+	o->type = h.fh.handle_type;
+	o->len = h.fh.handle_bytes;
+	memcpy(o->h, h.fh.f_handle, o->len);
+	return 0;
+}
+
+static unsigned fan_hash(const int fsid[2], int type, const unsigned char *h, unsigned len)
+{
+	uint32_t x = 2166136261u ^ (uint32_t)fsid[0] ^ ((uint32_t)fsid[1] << 7) ^ (uint32_t)type;
+	for (unsigned i = 0; i < len; i++)
+		x = (x ^ h[i]) * 16777619u;
+	return x & (FAN_BUCKETS - 1);
+}
+
+static struct fanobj *fan_find(struct kq_vnodes *v, const int fsid[2], int type,
+			       const unsigned char *h, unsigned len)
+{
+	struct fanobj *o = v->objs[fan_hash(fsid, type, h, len)];
+	while (o && !(o->fsid[0] == fsid[0] && o->fsid[1] == fsid[1] && o->type == type &&
+		      o->len == len && memcmp(o->h, h, len) == 0))
+		o = o->next;
+	return o;
+}
+
+/* Gives w (not yet on any inode) its inode's object and wd. */
+static int fan_attach(struct kq_vnodes *v, struct vwatch *w)
+{
+	struct fanobj key;
+	int err = fan_name(w->isparent ? w->pfd : w->fd, &key);
+	if (err)
+		return err;
+	struct fanobj *o = fan_find(v, key.fsid, key.type, key.h, key.len);
+	if (!o) {
+		o = malloc(sizeof *o);
+		if (!o)
+			return -ENOMEM;
+		*o = key;
+		if (v->next_wd == INT32_MAX)
+			v->next_wd = 0;
+		o->wd = ++v->next_wd;
+		o->refs = 0;
+		unsigned b = fan_hash(o->fsid, o->type, o->h, o->len);
+		o->next = v->objs[b];
+		v->objs[b] = o;
+	}
+	o->refs++;
+	w->obj = o;
+	w->wd = o->wd;
+	return 0;
+}
+
+static void fan_detach(struct kq_vnodes *v, struct vwatch *w)
+{
+	struct fanobj *o = w->obj;
+	w->obj = NULL;
+	if (!o || --o->refs)
+		return;
+	for (struct fanobj **pp = &v->objs[fan_hash(o->fsid, o->type, o->h, o->len)]; *pp;
+	     pp = &(*pp)->next)
+		if (*pp == o) {
+			*pp = o->next;
+			break;
+		}
+	free(o);
+}
+
+static int fan_mark(struct kq_vnodes *v, const struct vwatch *w, unsigned flags, uint64_t m)
+{
+	int e = errno;
+	int r = w->isparent ? fanotify_mark(v->inofd, flags, m, w->pfd, ".")
+			    : fanotify_mark(v->inofd, flags, m, w->fd, NULL);
+	int err = r != 0 ? -errno : 0;
+	errno = e;
+	return err;
+}
+
+/* Makes the mark on w's inode hold exactly m. */
+static int fan_set(struct kq_vnodes *v, const struct vwatch *w, uint32_t m)
+{
+	if (!m) {
+		fan_mark(v, w, FAN_MARK_REMOVE, WATCH_BITS | FAN_ONDIR);
+		return 0;
+	}
+	int err = fan_mark(v, w, FAN_MARK_ADD, m | FAN_ONDIR);
+	if (!err && (WATCH_BITS & ~m))
+		fan_mark(v, w, FAN_MARK_REMOVE, WATCH_BITS & ~m);
+	return err;
+}
+
+/* The first entry on watch wd, or NULL. */
+static struct vwatch *wd_first(struct kq_vnodes *v, int wd)
+{
+	for (struct vwatch *o = v->bywd[bucket(wd, v->nb)]; o; o = o->wdnext)
+		if (o->wd == wd)
+			return o;
+	return NULL;
+}
+
+/* Removes the watch of w's inode (w, the last entry on it, is unlinked). */
+static void unwatch(struct kqueue *kq, struct kq_vnodes *v, struct vwatch *w)
+{
+	if (kq->dead)
+		return;
+	int e = errno;
+	if (!v->fan) {
+		inotify_rm_watch(v->inofd, w->wd);
+	} else {
+		/* a number closed behind our back may name another file now,
+		 * one we may be watching for others */
+		struct fanobj now;
+		const struct fanobj *o = w->obj;
+		if (o && fan_name(w->isparent ? w->pfd : w->fd, &now) == 0 &&
+		    fan_find(v, now.fsid, now.type, now.h, now.len) == o)
+			fan_mark(v, w, FAN_MARK_REMOVE, WATCH_BITS | FAN_ONDIR);
+	}
+	errno = e;
+}
+
+static int fan_place(struct kq_vnodes *v, struct vwatch *w)
+{
+	if (!w->obj) {
+		int err = fan_attach(v, w);
+		if (err)
+			return err;
+		wd_link(v, w);
+	}
+	return fan_set(v, w, wd_union(v, w->wd));
 }
 
 /* Re-places the inode's watch with the union of what every entry on it
  * needs (inotify_add_watch replaces a watch's mask). */
 static int place(struct kq_vnodes *v, struct vwatch *w)
 {
+	if (v->fan)
+		return fan_place(v, w);
 	uint32_t m = w->mask | (w->wd >= 0 ? wd_union(v, w->wd) : 0);
 	char path[48];
 	watch_path(path, sizeof path, w);
@@ -306,10 +566,55 @@ static int place(struct kq_vnodes *v, struct vwatch *w)
  * (no read permission on the parent, no memory) costs the NOTE_DELETE of a
  * removal while w's descriptor is open: inotify's own report comes at the
  * last close, and the knote is gone with it. */
+static void fan_parent_attach(struct kq_vnodes *v, struct vwatch *w)
+{
+	int e = errno;
+	struct vwatch *p = calloc(1, sizeof *p);
+	if (!p)
+		return;
+	p->isparent = true;
+	p->fd = w->fd;
+	p->mnt_id = -1;
+	p->mask = PARENT_MASK;
+	p->dir = true;
+	p->pfd = openat(w->fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	errno = e;
+	if (p->pfd < 0 || fan_attach(v, p) != 0)
+		goto fail;
+	struct vwatch *q = v->bywd[bucket(p->wd, v->nb)];
+	while (q && !(q->wd == p->wd && q->isparent))
+		q = q->wdnext;
+	if (q) {   /* that directory has its entry already */
+		fan_detach(v, p);
+		sys_close(p->pfd);
+		free(p);
+		p = q;
+	} else {
+		wd_link(v, p);
+		if (fan_set(v, p, wd_union(v, p->wd)) != 0) {
+			wd_unlink(v, p);
+			goto fail;
+		}
+	}
+	w->parent = p;
+	w->sibnext = p->children;
+	p->children = w;
+	return;
+fail:
+	fan_detach(v, p);
+	if (p->pfd >= 0)
+		sys_close(p->pfd);
+	free(p);
+}
+
 static void parent_attach(struct kq_vnodes *v, struct vwatch *w)
 {
+	if (v->fan) {
+		fan_parent_attach(v, w);
+		return;
+	}
 	char path[48];
-	snprintf(path, sizeof path, "/proc/self/fd/%d/..", w->fd);
+	snprintf(path, sizeof path, "%s/fd/%d/..", kq_procfs_self(), w->fd);
 	int e = errno;
 	/* IN_MASK_ADD: the parent may be watched for entries of its own */
 	int wd = inotify_add_watch(v->inofd, path, PARENT_MASK | IN_MASK_ADD | IN_ONLYDIR);
@@ -331,6 +636,7 @@ static void parent_attach(struct kq_vnodes *v, struct vwatch *w)
 		p->mnt_id = -1;
 		p->mask = PARENT_MASK;
 		p->dir = true;
+		p->pfd = -1;
 		wd_link(v, p);
 	}
 	w->parent = p;
@@ -355,21 +661,18 @@ static void parent_detach(struct kqueue *kq, struct kq_vnodes *v, struct vwatch 
 			p->fd = p->children->fd;
 		return;
 	}
-	int wd = p->wd;
-	if (wd >= 0)
+	if (p->wd >= 0) {
 		wd_unlink(v, p);
-	free(p);
-	if (wd < 0)
-		return;
-	for (struct vwatch *o = v->bywd[bucket(wd, v->nb)]; o; o = o->wdnext)
-		if (o->wd == wd) {
+		struct vwatch *o = wd_first(v, p->wd);
+		if (o)
 			place(v, o);   /* narrow the shared mask */
-			return;
-		}
-	int e = errno;
-	if (!kq->dead)
-		inotify_rm_watch(v->inofd, wd);
-	errno = e;
+		else
+			unwatch(kq, v, p);
+	}
+	fan_detach(v, p);
+	if (p->pfd >= 0)
+		sys_close(p->pfd);
+	free(p);
 }
 
 /* A subdirectory went from parent entry p: tell each child directory that
@@ -394,7 +697,7 @@ static void parent_event(struct kqueue *kq, struct vwatch *p, const struct inoti
 static int fd_mnt_id(int fd)
 {
 	char path[48], buf[256];
-	snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
+	snprintf(path, sizeof path, "%s/fdinfo/%d", kq_procfs_self(), fd);
 	int f = sys_open_ro(path);
 	if (f < 0)
 		return -1;
@@ -414,7 +717,11 @@ static int mounts_watch(struct kqueue *kq, struct kq_vnodes *v, struct vwatch *w
 		w->mnt_id = fd_mnt_id(w->fd);
 	if (v->mntfd >= 0)
 		return 0;
-	int fd = sys_open_ro("/proc/self/mountinfo");
+	char path[32];
+	snprintf(path, sizeof path, "%s/mountinfo", kq_procfs_self());
+	int fd = sys_open_ro(path);
+	if (fd == -ENOENT)
+		return 0;   /* no /proc: NOTE_REVOKE is never reported (see the top) */
 	if (fd < 0)
 		return fd;
 	/* reports EPOLLPRI|EPOLLERR once per change of the mount table */
@@ -501,6 +808,7 @@ int kq_vnode_sync(struct kqueue *kq, int fd)
 		w->fd = fd;
 		w->wd = -1;
 		w->mnt_id = -1;
+		w->pfd = -1;
 		remember_stat(w);
 		w->fdnext = v->byfd[bucket(fd, v->nb)];
 		v->byfd[bucket(fd, v->nb)] = w;
@@ -539,15 +847,10 @@ int kq_vnode_sync(struct kqueue *kq, int fd)
 	int wd = w->wd;
 	if (wd >= 0) {
 		wd_unlink(v, w);
-		bool shared = false;
-		for (struct vwatch *o = v->bywd[bucket(wd, v->nb)]; o; o = o->wdnext)
-			if (o->wd == wd)
-				shared = true;
-		int e = errno;
-		if (!shared && !kq->dead)
-			inotify_rm_watch(v->inofd, wd);
-		errno = e;
+		if (!wd_first(v, wd))
+			unwatch(kq, v, w);
 	}
+	fan_detach(v, w);
 	free(w);
 	if (wd >= 0 && v->count)
 		for (struct vwatch *o = v->bywd[bucket(wd, v->nb)]; o; o = o->wdnext)
@@ -667,7 +970,86 @@ static void reparent(struct kqueue *kq, struct kq_vnodes *v, struct vwatch *w)
 	parent_attach(v, w);
 }
 
-/* The inotify fd is readable. */
+/* Events were lost: report what each knote asked for. */
+static void overflowed(struct kqueue *kq, struct kq_vnodes *v)
+{
+	for (unsigned b = 0; b < v->nb; b++)
+		for (struct vwatch *w = v->byfd[b]; w; w = w->fdnext)
+			post(kq, w->fd, ALL_NOTES & ~NOTE_REVOKE, IN_Q_OVERFLOW);
+}
+
+/* One event on watch ev->wd, to every entry on it. */
+static void dispatch(struct kqueue *kq, struct kq_vnodes *v, const struct inotify_event *ev,
+		     bool paired)
+{
+	for (struct vwatch *w = v->bywd[bucket(ev->wd, v->nb)], *next; w; w = next) {
+		next = w->wdnext;
+		if (w->wd != ev->wd)
+			continue;
+		if (ev->mask & IN_IGNORED) {
+			wd_unlink(v, w);
+			w->wd = -1;
+			continue;
+		}
+		if (w->isparent) {
+			parent_event(kq, w, ev);
+			continue;
+		}
+		post(kq, w->fd, hint_of(w, ev, paired), ev->mask);
+		if (w->reparent)
+			v->reparent = true;
+	}
+}
+
+/* A batch of n bytes of fanotify events (see the top).  Records are
+ * copied out: an event's length need only be a multiple of 4, so the next
+ * one's 64-bit mask may be misaligned in buf. */
+static void fan_events(struct kqueue *kq, struct kq_vnodes *v, const char *buf, long n)
+{
+	struct fanotify_event_metadata m;
+	for (const char *ev = buf; ev + sizeof m <= buf + n; ev += m.event_len) {
+		memcpy(&m, ev, sizeof m);
+		if (m.event_len < sizeof m || m.event_len > (size_t)(buf + n - ev))
+			return;
+		if (m.vers != FANOTIFY_METADATA_VERSION || m.metadata_len < sizeof m)
+			continue;
+		if (m.mask & FAN_Q_OVERFLOW) {
+			overflowed(kq, v);
+			continue;
+		}
+		const char *p = ev + m.metadata_len, *end = ev + m.event_len;
+		struct fanotify_event_info_header hdr;
+		for (; p + sizeof hdr <= end; p += hdr.len) {
+			memcpy(&hdr, p, sizeof hdr);
+			if (hdr.len < sizeof hdr || hdr.len > (size_t)(end - p))
+				break;
+			struct fanotify_event_info_fid fid;
+			struct file_handle fh;
+			if (hdr.info_type != FAN_EVENT_INFO_TYPE_FID || hdr.len < sizeof fid + sizeof fh)
+				continue;
+			memcpy(&fid, p, sizeof fid);
+			memcpy(&fh, p + sizeof fid, sizeof fh);
+			if (fh.handle_bytes > hdr.len - sizeof fid - sizeof fh)
+				break;
+			int fsid[2];
+			memcpy(fsid, &fid.fsid, sizeof fsid);
+			const unsigned char *h = (const unsigned char *)p + sizeof fid + sizeof fh;
+			struct fanobj *o = fan_find(v, fsid, fh.handle_type, h, fh.handle_bytes);
+			if (o) {
+				/* (other fanotify bits mean other things in inotify) */
+				struct inotify_event iev = {
+					.wd = o->wd,
+					.mask = (uint32_t)m.mask & (WATCH_BITS | IN_ISDIR),
+				};
+				uint32_t mv = IN_MOVED_FROM | IN_MOVED_TO;
+				dispatch(kq, v, &iev, (iev.mask & mv) == mv);
+			}
+			break;
+		}
+	}
+}
+
+/* The inotify fd (or fanotify group) is readable. */
 void kq_vnode_report(struct kqueue *kq);
 void kq_vnode_report(struct kqueue *kq)
 {
@@ -676,40 +1058,22 @@ void kq_vnode_report(struct kqueue *kq)
 		return;
 	union {
 		struct inotify_event ev;
+		struct fanotify_event_metadata fm;
 		char b[16384];
 	} buf;
 	for (;;) {
 		long n = sys_read(v->inofd, &buf, sizeof buf);
 		if (n <= 0)
 			return;
-		for (char *p = buf.b; p < buf.b + n;) {
+		if (v->fan)
+			fan_events(kq, v, buf.b, n);
+		for (char *p = buf.b; !v->fan && p < buf.b + n;) {
 			struct inotify_event *ev = (struct inotify_event *)p;
 			p += sizeof *ev + ev->len;
-			if (ev->mask & IN_Q_OVERFLOW) {
-				/* events were lost: report what each knote asked for */
-				for (unsigned b = 0; b < v->nb; b++)
-					for (struct vwatch *w = v->byfd[b]; w; w = w->fdnext)
-						post(kq, w->fd, ALL_NOTES & ~NOTE_REVOKE, IN_Q_OVERFLOW);
-				continue;
-			}
-			bool paired = paired_move(buf.b, n, ev);
-			for (struct vwatch *w = v->bywd[bucket(ev->wd, v->nb)], *next; w; w = next) {
-				next = w->wdnext;
-				if (w->wd != ev->wd)
-					continue;
-				if (ev->mask & IN_IGNORED) {
-					wd_unlink(v, w);
-					w->wd = -1;
-					continue;
-				}
-				if (w->isparent) {
-					parent_event(kq, w, ev);
-					continue;
-				}
-				post(kq, w->fd, hint_of(w, ev, paired), ev->mask);
-				if (w->reparent)
-					v->reparent = true;
-			}
+			if (ev->mask & IN_Q_OVERFLOW)
+				overflowed(kq, v);
+			else
+				dispatch(kq, v, ev, paired_move(buf.b, n, ev));
 		}
 		/* directories renamed: their parent entries follow them (not
 		 * above: that may free entries of the chain being walked) */
@@ -736,17 +1100,26 @@ void kq_vnode_fini(struct kqueue *kq)
 	for (unsigned b = 0; b < v->nb; b++)
 		for (struct vwatch *w = v->bywd[b], *next; w; w = next) {
 			next = w->wdnext;
-			if (w->isparent)
+			if (w->isparent) {
+				if (w->pfd >= 0)
+					sys_close(w->pfd);
 				free(w);
+			}
 		}
 	for (unsigned b = 0; b < v->nb; b++)
 		for (struct vwatch *w = v->byfd[b], *next; w; w = next) {
 			next = w->fdnext;
 			free(w);
 		}
+	for (unsigned b = 0; v->objs && b < FAN_BUCKETS; b++)
+		for (struct fanobj *o = v->objs[b], *next; o; o = next) {
+			next = o->next;
+			free(o);
+		}
 	sys_close(v->inofd);
 	if (v->mntfd >= 0)
 		sys_close(v->mntfd);
+	free(v->objs);
 	free(v->byfd);
 	free(v->bywd);
 	free(v);
@@ -761,6 +1134,10 @@ static void vnode_forget(struct kqueue *kq)
 	sys_close(v->inofd);
 	if (v->mntfd >= 0)
 		sys_close(v->mntfd);
+	for (unsigned b = 0; b < v->nb; b++)
+		for (struct vwatch *w = v->bywd[b]; w; w = w->wdnext)
+			if (w->isparent && w->pfd >= 0)
+				sys_close(w->pfd);
 }
 
 /* ---- EVFILT_VNODE ---- */

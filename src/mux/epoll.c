@@ -26,12 +26,14 @@
 #include <stdlib.h>
 
 /* Cleared on the first ENOSYS, or at load time when the environment says
- * LIBKQ_NO_EPOLL_PWAIT2=1 (so the fallback can be tested on new kernels). */
+ * LIBKQ_NO_EPOLL_PWAIT2=1 (so the fallback can be tested on new kernels).
+ * secure_getenv(): a set-user-ID, set-group-ID or capability program
+ * (AT_SECURE) is not steered by whoever starts it. */
 static atomic_int have_pwait2 = 1;
 
 __attribute__((constructor)) static void kq_epoll_probe_env(void)
 {
-	const char *v = getenv("LIBKQ_NO_EPOLL_PWAIT2");
+	const char *v = secure_getenv("LIBKQ_NO_EPOLL_PWAIT2");
 	if (v && v[0] == '1')
 		atomic_store(&have_pwait2, 0);
 }

@@ -12,8 +12,14 @@
  * under the kqueue's lock only.  Where io_uring is missing, forbidden
  * (kernel.io_uring_disabled, seccomp) or too old for the command, the first
  * refusal turns the batching off for the process and every count comes from
- * its ioctl, as before.  LIBKQ_NO_IO_URING=1 in the environment turns it
- * off from the start.
+ * its ioctl, as before.  A ring that cannot be made for want of resources
+ * (EMFILE at the descriptor limit, ENFILE, ENOMEM, EAGAIN) is no refusal:
+ * that call's counts come from ioctl, and no kqueue tries again for
+ * 100 ms (RETRY_NS), since a failed io_uring_setup() costs some 30 us (the
+ * ring is built before its descriptor is allocated).  LIBKQ_NO_IO_URING=1 in the
+ * environment turns the batching off from the start, except in set-user-ID,
+ * set-group-ID and capability programs (AT_SECURE), which ignore it as they
+ * ignore the rest of libkq's environment.
  *
  * The command runs inside the submitting call (a socket's SIOCINQ never
  * waits), so all answers are in the completion ring when io_uring_enter()
@@ -29,6 +35,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 
 #ifndef SYS_io_uring_setup
 #define SYS_io_uring_setup 425   /* the same number on every architecture */
@@ -57,9 +64,14 @@ struct kq_uring {
 /* 1: allowed so far; 0: refused once, for the whole process */
 static atomic_int uring_allowed = 1;
 
+/* After a shortage, no ring is made before this CLOCK_MONOTONIC time (ns;
+ * 0: no wait). */
+#define RETRY_NS 100000000
+static _Atomic int64_t uring_retry_at;
+
 __attribute__((constructor)) static void kq_uring_env(void)
 {
-	const char *v = getenv("LIBKQ_NO_IO_URING");
+	const char *v = secure_getenv("LIBKQ_NO_IO_URING");
 	if (v && v[0] == '1')
 		atomic_store(&uring_allowed, 0);
 }
@@ -87,14 +99,45 @@ static void refuse(void)
 	atomic_store_explicit(&uring_allowed, 0, memory_order_relaxed);
 }
 
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Whether io_uring_setup() failing with err says the kernel will not give
+ * this process a ring (as opposed to: not now). */
+static bool refusal(int err)
+{
+	switch (err) {
+	case -EMFILE:
+	case -ENFILE:
+	case -ENOMEM:
+	case -EAGAIN:
+		return false;
+	default:   /* ENOSYS, EPERM (io_uring_disabled, seccomp), EINVAL, ... */
+		return true;
+	}
+}
+
 struct kq_uring *kq_uring_new(void)
 {
+	int64_t at = atomic_load_explicit(&uring_retry_at, memory_order_relaxed);
+	if (at && mono_ns() < at)
+		return NULL;
 	struct kq_uring *r = calloc(1, sizeof *r);
 	if (!r)
 		return NULL;
 	struct io_uring_params p;
 	memset(&p, 0, sizeof p);
 	r->fd = (int)KQ_SYSCALL(SYS_io_uring_setup, RING_ENTRIES, &p);
+	if (r->fd < 0 && !refusal(r->fd)) {
+		atomic_store_explicit(&uring_retry_at, mono_ns() + RETRY_NS, memory_order_relaxed);
+		r->fd = -1;
+		kq_uring_free(r);
+		return NULL;
+	}
 	if (r->fd < 0 || !(p.features & IORING_FEAT_SINGLE_MMAP)) {
 		if (r->fd < 0)
 			r->fd = -1;
@@ -116,6 +159,8 @@ struct kq_uring *kq_uring_new(void)
 		if (r->sqes == MAP_FAILED)
 			r->sqes = NULL;
 		kq_uring_free(r);
+		/* a shortage too (ENOMEM, RLIMIT_MEMLOCK before 5.12) */
+		atomic_store_explicit(&uring_retry_at, mono_ns() + RETRY_NS, memory_order_relaxed);
 		return NULL;
 	}
 	char *b = r->map;

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * io_uring batching of socket counts (src/mux/uring.c) survives a moment
+ * at the descriptor limit.  A kqueue whose first batch comes while
+ * RLIMIT_NOFILE is reached cannot make its ring (io_uring_setup() fails
+ * with EMFILE): the counts then come from ioctl, exactly, and once
+ * descriptors are free again a later batch makes the ring after all.  Only
+ * a kernel that refuses io_uring turns the batching off for good.
+ * Skipped where this process does not batch at all (io_uring refused,
+ * LIBKQ_NO_IO_URING=1).
+ */
+#include "t.h"
+
+#include <poll.h>
+
+enum { N = 8 };
+#define MAXFILL 512
+
+/* How many io_uring instances this process holds. */
+static int rings(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	T_ASSERT(d != NULL);
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		char path[300], link[64];
+		snprintf(path, sizeof path, "/proc/self/fd/%s", e->d_name);
+		ssize_t k = readlink(path, link, sizeof link - 1);
+		if (k > 0) {
+			link[k] = 0;
+			n += strcmp(link, "anon_inode:[io_uring]") == 0;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+/* One collection on kq: every socket's record, with its byte count. */
+static void collect(int kq, const int *srv)
+{
+	struct kevent ev[2 * N];
+	int n = t_get(kq, ev, 2 * N);
+	T_EQ(n, N);
+	for (int k = 0; k < n; k++) {
+		int i = (int)(intptr_t)ev[k].udata - 1;
+		T_ASSERT(i >= 0 && i < N);
+		T_KEVENT(&ev[k], srv[i], EVFILT_READ, 0, 0, (i + 1) * 3, ev[k].udata);
+	}
+}
+
+int main(void)
+{
+	int cli[N], srv[N];
+	char buf[64];
+	memset(buf, 'u', sizeof buf);
+	for (int i = 0; i < N; i++) {
+		t_tcp_pair(&cli[i], &srv[i]);
+		t_write(cli[i], buf, (size_t)(i + 1) * 3);
+		struct pollfd p = { .fd = srv[i], .events = POLLIN };
+		T_EQ(poll(&p, 1, 5000), 1);
+	}
+
+	/* does this process batch at all? */
+	int probe = t_kqueue(), before = rings();
+	for (int i = 0; i < N; i++)
+		t_change(probe, srv[i], EVFILT_READ, EV_ADD, 0, 0, (void *)(intptr_t)(i + 1));
+	collect(probe, srv);
+	if (rings() == before)
+		T_SKIP("no io_uring batching in this process");
+	T_EQ(close(probe), 0);
+	before = rings();
+
+	int kq = t_kqueue();
+	for (int i = 0; i < N; i++)
+		t_change(kq, srv[i], EVFILT_READ, EV_ADD, 0, 0, (void *)(intptr_t)(i + 1));
+
+	struct rlimit old, low;
+	T_ASSERT(getrlimit(RLIMIT_NOFILE, &old) == 0);
+	int top = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	T_ASSERT(top >= 0);
+	low = old;
+	low.rlim_cur = (rlim_t)top + 8;
+	if (low.rlim_cur > old.rlim_cur)
+		T_SKIP("RLIMIT_NOFILE %llu too small", (unsigned long long)old.rlim_cur);
+	T_ASSERT(setrlimit(RLIMIT_NOFILE, &low) == 0);
+	int fill[MAXFILL], nfill = 0;
+	fill[nfill++] = top;
+	for (;;) {
+		int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			T_EQ(errno, EMFILE);
+			break;
+		}
+		T_ASSERT(nfill < MAXFILL);
+		fill[nfill++] = fd;
+	}
+	collect(kq, srv);   /* io_uring_setup() fails here: EMFILE */
+	for (int i = 0; i < nfill; i++)
+		close(fill[i]);
+	T_ASSERT(setrlimit(RLIMIT_NOFILE, &old) == 0);
+	T_EQ(rings(), before);
+
+	/* a failed attempt is not repeated at once (it costs tens of
+	 * microseconds), but within a second a batch tries again */
+	int64_t deadline = t_now_ns() + 2000000000LL;
+	do {
+		t_sleep_ms(50);
+		collect(kq, srv);
+	} while (rings() == before && t_now_ns() < deadline);
+	if (rings() != before + 1)
+		T_FAIL("no ring made after the descriptor limit was lifted");
+	collect(kq, srv);
+	return 0;
+}
