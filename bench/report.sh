@@ -679,6 +679,52 @@ targets() {
 		"kevent vs epoll server, calls per request (limit: epoll's + kevent's records per request), method=${meth:-na}: ${stxt:-na}; fewer calls than epoll: ${fewer:-none}" "$sv"
 }
 
+# libc_calls_md: what the C library functions libkq replaces cost
+# (libc-calls, run once single-threaded and once with a second thread).
+libc_calls_md() {
+	cat <<-EOF2
+
+	## The C library functions libkq replaces
+
+	A program linked with libkq calls libkq's \`close()\`, \`read()\`,
+	\`sigaction()\` and the others (src/libc/) for every such call, whether it
+	uses a kqueue or not. \`libc-calls\` times each one against glibc's own
+	function (\`dlsym()\` in libc.so.6) in the same process, in the state
+	nearly every call is made in: descriptors and signals libkq knows nothing
+	of. Nanoseconds of process CPU time per call (posix_spawn and vfork: with
+	their children's), ratio = libkq / glibc, spread = the interquartile
+	range of the blocks in % of the median. glibc skips the cancellation
+	steps of its calls while a process has one thread; libkq's calls made
+	as raw system calls (readv, recv, sendto, ..., sigtimedwait) take them
+	always, hence the two tables. The method against itself (glibc's
+	\`read()\` both ways):
+	$(fmt '%.3fx' "$(val "$R/libc-calls.txt" libc-calls-null ratio)").
+	EOF2
+	for f in libc-calls libc-calls-threads; do
+		echo
+		if [ $f = libc-calls ]; then
+			echo "One thread:"
+		else
+			echo "A second thread alive (blocked):"
+		fi
+		echo
+		tab "$R/$f.txt" libc-calls "state=common" \
+			"call=call;case=what;libkq (ns)=libkq_ns@%.0f;glibc (ns)=glibc_ns@%.0f;ratio=ratio@%.2fx;libkq - glibc (ns)=diff_ns@%+.0f;spread libkq (%)=libkq_iqr_pct@%.0f;spread glibc (%)=glibc_iqr_pct@%.0f"
+	done
+	R1=$R/libc-calls.txt
+	cat <<-EOF2
+
+	Median ratio over these rows: $(fmt '%.2fx' "$(val "$R1" libc-calls-summary common_median_ratio)")
+	with one thread, $(fmt '%.2fx' "$(val "$R/libc-calls-threads.txt" libc-calls-summary common_median_ratio)") with two. Where libkq has work to do (one
+	thread): closing a descriptor that has a knote $(fmt '%.2fx' "$(val "$R1" libc-calls ratio call=close state=watched)")
+	($(fmt '%+.0f' "$(val "$R1" libc-calls diff_ns call=close state=watched)") ns: the knote goes with it; glibc's close leaves it);
+	\`sigaction()\` on a signal an EVFILT_SIGNAL knote watches, against glibc's on
+	an unwatched one (glibc's on the watched signal would replace libkq's
+	handler): query $(fmt '%.2fx' "$(val "$R1" libc-calls ratio call=sigaction state=watched what=query)"), set $(fmt '%.2fx' "$(val "$R1" libc-calls ratio call=sigaction state=watched what=set)");
+	\`posix_spawn()\` with a watched signal ignored $(fmt '%.2fx' "$(val "$R1" libc-calls ratio call=posix_spawn state=watched)").
+	EOF2
+}
+
 write_md() {
 	R=$raw
 	out=$docs/performance.md
@@ -987,6 +1033,7 @@ write_md() {
 	socket knote, one descriptor per timer, 9 descriptors and 2 threads for the
 	first kqueue.
 	EOF2
+	libc_calls_md
 	} >"$out.tmp" && mv "$out.tmp" "$out"
 	echo "bench-report: wrote $out" >&2
 }
@@ -1014,6 +1061,9 @@ report() {
 		done
 		# which system calls each server makes (ptrace; one block per variant)
 		run server-patterns "$raw/server-patterns-breakdown.txt" --breakdown --blocks=1
+		# the replaced C library functions, with one thread and with two
+		run libc-calls "$raw/libc-calls.txt"
+		run libc-calls "$raw/libc-calls-threads.txt" --second-thread
 	fi
 	[ -r "$raw/meta.txt" ] || { echo "$0: no raw results in $raw" >&2; exit 1; }
 	when=$(sed -n 's/^date=//p' "$raw/meta.txt")

@@ -93,20 +93,9 @@ KQ_API int kevent(int kqfd, const struct kevent *changelist, int nchanges,
 	if (nchanges == 0 && nevents > 0)
 		pthread_testcancel();
 
-	/* A signal handler that interrupted this thread inside a kevent() on
-	 * the same kqueue: waiting for its lock would wait for itself, and the
-	 * interrupted call may be half-way through a change.  FreeBSD's
-	 * kevent() is one system call and cannot be interrupted so. */
-	struct kqueue *kq = kq_fdtab_kq(kqfd);
-	if (kq && kq_held_mine(&kq->lock)) {
-		r = -EDEADLK;
+	struct kqueue *kq = kq_acquire(kqfd, &r);
+	if (!kq)
 		goto out_nokq;
-	}
-	kq = kq_acquire(kqfd);
-	if (!kq) {
-		r = -EBADF;
-		goto out_nokq;
-	}
 	if (nchanges < 0) {
 		r = -EINVAL;
 		goto out;

@@ -208,7 +208,9 @@ struct kqueue {
 
 /* kqueue.c */
 int  kq_create(int flags);
-struct kqueue *kq_acquire(int fd);            /* locked, users++; NULL: EBADF */
+/* locked, users++; NULL: *err is -EBADF, or -EDEADLK (a signal handler
+ * re-entering a kevent() its thread is inside) */
+struct kqueue *kq_acquire(int fd, int *err);
 void kq_release(struct kqueue *kq);           /* users--, unlock, maybe teardown */
 int  kq_quiesce_wait(struct kqueue *kq);
 /* Waits out a consuming sleeper (kqueue.c); -EBADF if the kqueue died. */

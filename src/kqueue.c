@@ -175,26 +175,55 @@ fail:
 	return err;
 }
 
-struct kqueue *kq_acquire(int fd)
+/* The rare ways out of kq_acquire(), kept out of its path. */
+__attribute__((noinline, cold)) static struct kqueue *acquire_failed(struct kqueue *kq,
+								     bool locked)
+{
+	if (locked) {
+		kq_mutex_unlock(&kq->lock);
+		kq_held_pop(&kq->lock);
+	}
+	return NULL;
+}
+
+__attribute__((noinline, cold)) static struct kqueue *acquire_deferred(struct kqueue *kq)
+{
+	kq_deferred_apply(kq);
+	if (!kq->dead)
+		return kq;
+	kq_release(kq);   /* its number was closed in a signal handler */
+	return NULL;
+}
+
+struct kqueue *kq_acquire(int fd, int *err)
 {
 	struct kqueue *kq = kq_fdtab_kq(fd);
+	*err = -EBADF;
 	if (!kq)
 		return NULL;
+	/* A signal handler that interrupted this thread inside a kevent() on
+	 * the same kqueue: waiting would wait for itself, and the interrupted
+	 * call may be half-way through a change.  FreeBSD's kevent() is one
+	 * system call, never interrupted so. */
+	if (__builtin_expect(kq_held_mine(&kq->lock), 0)) {
+		*err = -EDEADLK;
+		return acquire_failed(kq, false);
+	}
+	kq_held_push(&kq->lock);   /* before the lock is ours: see lock.h */
 	kq_mutex_lock(&kq->lock);
 	/* A live kqueue whose number is fd is the one the table names: both
 	 * change together under this lock.  A recycled object (free list) now
 	 * serving the same number is that number's kqueue as well. */
-	if (kq->dead || kq->ufd != fd) {
-		kq_mutex_unlock(&kq->lock);
-		return NULL;
-	}
+	if (__builtin_expect(kq->dead || kq->ufd != fd, 0))
+		return acquire_failed(kq, true);
 	/* Counted at once, so a consumer that wakes up sees another thread
 	 * inside and does not become the consumer again (kq_quiesce). */
 	kq->users++;
-	kq_deferred(kq);
-	if (kq->dead) {   /* its number was closed in a signal handler */
-		kq_release(kq);
-		return NULL;
+	*err = 0;
+	if (__builtin_expect(atomic_load_explicit(&kq->deferred_any, memory_order_acquire), 0)) {
+		kq = acquire_deferred(kq);
+		if (!kq)
+			*err = -EBADF;
 	}
 	return kq;
 }
@@ -317,9 +346,12 @@ void kq_release(struct kqueue *kq)
 	kq->users--;
 	if (kq->dead && kq->users == 0 && (!kq->gprevp || unlist_dead(kq))) {
 		kq_teardown(kq);
-		return;
+	} else {
+		kq_mutex_unlock(&kq->lock);
 	}
-	kq_mutex_unlock(&kq->lock);
+	/* the object stays (free list), so its lock's address is still the
+	 * entry to take out */
+	kq_held_pop(&kq->lock);
 }
 
 /*
@@ -335,6 +367,8 @@ static void defer_close(struct kqueue *kq, int fd, bool self)
 {
 	if (self) {
 		kq_fdtab_set_kq(fd, NULL);
+		/* a thread of ours asleep in it wakes and finds it dead */
+		sys_eventfd_add(kq->wakefd, 1);
 	} else {
 		sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, fd, 0, 0);
 		int wrfd = __atomic_load_n(&kq->wrfd, __ATOMIC_RELAXED);
@@ -391,17 +425,15 @@ void kq_fd_closing(int fd)
 	/* a vfork() child closing the number closes its own copy only */
 	if (kq_foreign_process())
 		return;
-	sigset_t old;
-	kq_signals_block(&old);
 	bool entries_die = kq_fdtab_private(fd);
 	kq_fdtab_clear(fd);
 	bool interest = kq_fdtab_interest_of(fd) > 0;
 	struct kqueue *self = kq_fdtab_kq(fd);
-	if (!interest && !self) {
-		kq_signals_restore(&old);
-		return;
-	}
+	if (!interest && !self)
+		return;   /* a socket's birth, nothing else: no lock taken */
 
+	sigset_t old;
+	kq_signals_block(&old);
 	pthread_mutex_lock(&kq_glock);
 	if (interest) {
 		for (struct kqueue *kq = kq_live; kq; kq = kq->gnext) {
@@ -461,7 +493,7 @@ void kq_fork_prepare_kqueues(void)
 		if (held)
 			kq_mutex_lock(&held->lock);
 		for (kq = kq_live; kq; kq = kq->gnext) {
-			if (kq != held && !kq_mutex_trylock_held(&kq->lock)) {
+			if (kq != held && !kq_mutex_trylock(&kq->lock)) {
 				failed = kq;
 				break;
 			}

@@ -42,14 +42,19 @@ struct kq_mutex {
 };
 
 /*
- * The kq_mutexes this thread holds or is waiting for, so that a signal
- * handler that interrupted it can tell that a lock it needs will not be
- * let go until it returns (kqueue.c: a close() from a handler defers its
- * work on such a kqueue instead of waiting for itself).  Written before the
- * lock is tried and cleared after it is released, with signal fences, so a
- * handler never misses a lock its own thread owns; a handler's own entries
- * are gone again when it returns.  Initial-exec TLS: no lazy allocation on
- * the first access, which a handler could not afford.
+ * The kqueue locks this thread may hold, or wait for, with signals
+ * deliverable: the kqueues it is inside kevent() on (kq_acquire() to
+ * kq_release()), so that a signal handler that interrupted it can tell that
+ * a lock it needs may not be let go until it returns (kqueue.c: a close()
+ * from a handler defers its work on such a kqueue instead of waiting for
+ * itself; api.c: kevent() on it fails).  Recorded once per kevent() rather
+ * than per lock operation: the deferred work is applied whenever the lock is
+ * next held, so a record that also covers the unlocked sleep costs nothing.
+ * Written before the lock is tried and cleared after it is let go, with
+ * signal fences, so a handler never misses one; a handler's own entries are
+ * gone again when it returns.  Other sections taking these locks run with
+ * signals blocked.  Initial-exec TLS: no lazy allocation on the first
+ * access, which a handler could not afford.
  */
 #define KQ_HELD_MAX 8
 struct kq_held {
@@ -69,8 +74,8 @@ static inline void kq_held_push(struct kq_mutex *m)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
-/* Locks are let go in the reverse order of taking, except where signals
- * are blocked (fork), so the search rarely goes past the top. */
+/* Entries go in the reverse order of coming (a kevent() on a nested
+ * kqueue inside one on its outer kqueue), so the search stops at the top. */
 static inline void kq_held_pop(struct kq_mutex *m)
 {
 	unsigned n = kq_held.n;
@@ -132,26 +137,14 @@ static inline bool kq_mutex_trylock(struct kq_mutex *m)
 
 static inline void kq_mutex_lock(struct kq_mutex *m)
 {
-	kq_held_push(m);
 	if (!kq_mutex_trylock(m))
 		kq_mutex_lock_slow(m);
-}
-
-/* A trylock that succeeds must be recorded as the lock's holder. */
-static inline bool kq_mutex_trylock_held(struct kq_mutex *m)
-{
-	kq_held_push(m);
-	if (kq_mutex_trylock(m))
-		return true;
-	kq_held_pop(m);
-	return false;
 }
 
 static inline void kq_mutex_unlock(struct kq_mutex *m)
 {
 	if (__atomic_exchange_n(&m->state, 0, __ATOMIC_RELEASE) == 2)
 		kq_futex_wake(&m->state, 1);
-	kq_held_pop(m);
 }
 
 /* Called with m held; returns with m held. */
@@ -159,10 +152,7 @@ static inline void kq_cond_wait(struct kq_cond *c, struct kq_mutex *m)
 {
 	unsigned seq = __atomic_load_n(&c->seq, __ATOMIC_RELAXED);
 	c->waiters++;
-	/* let go, but stay recorded in kq_held: the lock is taken again
-	 * before this returns */
-	if (__atomic_exchange_n(&m->state, 0, __ATOMIC_RELEASE) == 2)
-		kq_futex_wake(&m->state, 1);
+	kq_mutex_unlock(m);
 	kq_futex_wait(&c->seq, (int)seq);
 	/* Other woken waiters may be queued on m as well: take it as
 	 * contended, so that our unlock wakes the next one. */

@@ -910,7 +910,8 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 		 * knote fires for new activations inside it (FreeBSD's
 		 * KNOTE on the kqueue), not for every edge.  fstate holds the
 		 * inner activation count last reported. */
-		struct kqueue *inner = kq_acquire(fd);
+		int err;
+		struct kqueue *inner = kq_acquire(fd, &err);
 		if (!inner)
 			return 0;
 		n = kq_pending_count(inner);
