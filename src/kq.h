@@ -169,6 +169,11 @@ struct kqueue {
 
 	struct epoll_event *hbuf;    /* epoll reports are read here (scan.c) */
 	int                hbufcap;
+	/* knotes are being dropped by close(), which may run in a signal
+	 * handler that interrupted malloc(): memory they free waits in
+	 * `graveyard` for the next kq_release() (slab.c) */
+	bool               no_free;
+	void              *graveyard;
 	unsigned           skips;    /* calls in a row answered without epoll */
 
 	uint64_t           nact;     /* knotes ever queued: activations, for outer kqueues */
@@ -239,6 +244,8 @@ bool kq_is_kqueue_fd(int fd);
 /* slab.c */
 struct knote *kq_knote_alloc(struct kqueue *kq);      /* zeroed */
 void kq_knote_free(struct kqueue *kq, struct knote *kn);
+void kq_free(struct kqueue *kq, void *p);          /* free(), or later (no_free) */
+void kq_graveyard_empty(struct kqueue *kq);
 void kq_slabs_fini(struct kqueue *kq);
 
 /* knote.c */

@@ -153,6 +153,8 @@ int kq_create(int flags)
 	kq->sigs = NULL;
 	kq->procs = NULL;
 	kq->rechecks = NULL;
+	kq->no_free = false;
+	kq->graveyard = NULL;
 	for (unsigned i = 0; i < KQ_DEFER_MAX; i++)
 		atomic_store_explicit(&kq->deferred[i], 0, memory_order_relaxed);
 	atomic_store_explicit(&kq->deferred_any, false, memory_order_relaxed);
@@ -294,6 +296,7 @@ void kq_wake_reported(struct kqueue *kq)
 static void kq_teardown(struct kqueue *kq)
 {
 	kq_drop_all(kq);
+	kq_graveyard_empty(kq);
 	kq_slabs_fini(kq);
 	kq_filters_fini(kq);
 	free(kq->fds);
@@ -337,6 +340,8 @@ static bool unlist_dead(struct kqueue *kq)
 void kq_release(struct kqueue *kq)
 {
 	kq_deferred(kq);
+	if (kq->graveyard)
+		kq_graveyard_empty(kq);
 	if (!kq->dead && kq_sync_wake_deferred(kq)) {
 		/* Still counted in users, so wakefd stays open while we write. */
 		kq_mutex_unlock(&kq->lock);
@@ -444,7 +449,9 @@ void kq_fd_closing(int fd)
 			kq_mutex_lock(&kq->lock);
 			if (!kq->dead) {
 				kq->entries_die = entries_die;
+				kq->no_free = true;
 				kq_drop_fd(kq, fd);
+				kq->no_free = false;
 				kq->entries_die = false;
 				kq_sync_wake(kq);
 			}

@@ -87,9 +87,34 @@ struct knote *kq_knote_alloc(struct kqueue *kq)
 	return kn;
 }
 
+/* While close() drops knotes (kq->no_free) nothing goes back to malloc:
+ * the close may be a signal handler's that interrupted malloc() in its own
+ * thread.  A block freed then is chained through its first word and freed
+ * by the next kq_release(). */
+void kq_free(struct kqueue *kq, void *p)
+{
+	if (!p)
+		return;
+	if (!kq->no_free) {
+		free(p);
+		return;
+	}
+	*(void **)p = kq->graveyard;
+	kq->graveyard = p;
+}
+
+void kq_graveyard_empty(struct kqueue *kq)
+{
+	while (kq->graveyard) {
+		void *p = kq->graveyard;
+		kq->graveyard = *(void **)p;
+		free(p);
+	}
+}
+
 void kq_knote_free(struct kqueue *kq, struct knote *kn)
 {
-	free(kn->ext);
+	kq_free(kq, kn->ext);
 	struct kq_slab *s = (struct kq_slab *)((char *)(kn - kn->slot) -
 					       offsetof(struct kq_slab, kn));
 	kn->qnext = s->free;
@@ -97,8 +122,9 @@ void kq_knote_free(struct kqueue *kq, struct knote *kn)
 	if (s->nfree++ == 0)
 		slab_list(kq, s);
 	kq->nknotes--;
-	/* keep one slab with room; free the others as they empty */
-	if (s->nfree == s->cap && (s->next || kq->slabs != s)) {
+	/* keep one slab with room; free the others as they empty (an
+	 * empty one is kept while freeing waits: kq_free) */
+	if (s->nfree == s->cap && (s->next || kq->slabs != s) && !kq->no_free) {
 		slab_unlist(s);
 		free(s);
 	}
