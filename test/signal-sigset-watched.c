@@ -17,6 +17,12 @@ static void h2(int sig) { (void)sig; ran2++; }
 
 int main(void)
 {
+#ifdef __SANITIZE_THREAD__
+	/* ThreadSanitizer replaces signal() and sigaction() with its own,
+	 * which install its wrapper in place of h1; sigset() is not its, so
+	 * the two disagree on what the disposition is. */
+	T_SKIP("signal() is ThreadSanitizer's own here");
+#endif
 	int kq = t_kqueue();
 	struct kevent ev[2];
 
