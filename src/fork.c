@@ -67,7 +67,10 @@ static void child(void)
 {
 	sigset_t old = fork_mask;
 	atomic_store(&kq_owner_pid, (int)KQ_SYSCALL(SYS_getpid));
-	kq_held.n = 0;   /* the locks it recorded are made anew */
+	/* the locks it recorded are made anew */
+	for (unsigned i = 0; i < KQ_HELD_MAX; i++)
+		kq_held.m[i] = NULL;
+	kq_held.n = 0;
 	kq_signal_fork_child();
 	kq_fork_child_kqueues();
 	kq_signals_restore(&old);

@@ -64,18 +64,25 @@ struct kq_held {
 extern __thread struct kq_held kq_held
 	__attribute__((tls_model("initial-exec"), visibility("hidden")));
 
+/* A handler may run between any two steps here, and pushes and pops
+ * entries of its own above ours before it returns.  So a push first claims
+ * its slot (the count), then fills it; a slot beyond the count is always
+ * NULL, so a handler that reads a claimed slot before it is filled finds
+ * nothing rather than an older entry. */
 static inline void kq_held_push(struct kq_mutex *m)
 {
 	unsigned n = kq_held.n;
+	kq_held.n = n + 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (n < KQ_HELD_MAX)
 		kq_held.m[n] = m;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	kq_held.n = n + 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
 /* Entries go in the reverse order of coming (a kevent() on a nested
- * kqueue inside one on its outer kqueue), so the search stops at the top. */
+ * kqueue inside one on its outer kqueue), so the search stops at the top.
+ * The top entry moves into the freed slot before the count drops, and the
+ * old top slot is cleared once it is beyond the count. */
 static inline void kq_held_pop(struct kq_mutex *m)
 {
 	unsigned n = kq_held.n;
@@ -90,6 +97,8 @@ static inline void kq_held_pop(struct kq_mutex *m)
 		kq_held.m[i] = kq_held.m[n - 1];
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		kq_held.n = n - 1;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		kq_held.m[n - 1] = NULL;
 		break;
 	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);

@@ -144,24 +144,26 @@ static void kq_sig_handler(int sig, siginfo_t *info, void *uc)
 		syscall(SYS_write, sig_wakefd, &one, sizeof one);
 	}
 
-	const struct sigaction *p = prog_of(sig);
-	if (p->sa_flags & SA_SIGINFO) {
-		void (*fn)(int, siginfo_t *, void *) = p->sa_sigaction;
-		if (p->sa_handler != SIG_IGN && p->sa_handler != SIG_DFL && fn)
-			fn(sig, info, uc);
-	} else if (p->sa_handler == SIG_DFL) {
-		default_action(sig);
-	} else if (p->sa_handler != SIG_IGN) {
-		p->sa_handler(sig);
-	}
-	if ((p->sa_flags & SA_RESETHAND) && foreign) {
+	/* SA_RESETHAND takes effect on entry, as the kernel's: the program's
+	 * handler already sees (and may raise the signal into) SIG_DFL */
+	struct sigaction p = *prog_of(sig);
+	if ((p.sa_flags & SA_RESETHAND) && foreign) {
 		/* the kernel would reset the child's disposition only */
 		struct sigaction dfl = { .sa_handler = SIG_DFL };
 		__sigaction(sig, &dfl, NULL);
-	} else if (p->sa_flags & SA_RESETHAND) {
+	} else if (p.sa_flags & SA_RESETHAND) {
 		struct sigaction *cur = &s->prog[atomic_load(&s->progsel)];
 		cur->sa_handler = SIG_DFL;
-		cur->sa_flags &= ~SA_SIGINFO;
+		cur->sa_flags &= ~(SA_SIGINFO | SA_RESETHAND);
+	}
+	if (p.sa_flags & SA_SIGINFO) {
+		void (*fn)(int, siginfo_t *, void *) = p.sa_sigaction;
+		if (p.sa_handler != SIG_IGN && p.sa_handler != SIG_DFL && fn)
+			fn(sig, info, uc);
+	} else if (p.sa_handler == SIG_DFL) {
+		default_action(sig);
+	} else if (p.sa_handler != SIG_IGN) {
+		p.sa_handler(sig);
 	}
 	errno = e;
 }
@@ -179,6 +181,14 @@ static int install(int sig)
 		ours.sa_mask = p->sa_mask;
 		ours.sa_flags = SA_SIGINFO | (p->sa_flags &
 			(SA_RESTART | SA_ONSTACK | SA_NODEFER | SA_NOCLDSTOP | SA_NOCLDWAIT));
+		/* An ignored signal, or a default action that does not end the
+		 * process, never interrupts a system call in the kernel: our
+		 * handler standing in for it must at least restart what can
+		 * be restarted (nanosleep, poll and a few more still see
+		 * EINTR: docs/differences.md). */
+		if (!(p->sa_flags & SA_SIGINFO) &&
+		    (p->sa_handler == SIG_IGN || p->sa_handler == SIG_DFL))
+			ours.sa_flags |= SA_RESTART;
 	}
 	int e = errno, r = __sigaction(sig, &ours, NULL);
 	r = r < 0 ? -errno : 0;
@@ -616,13 +626,42 @@ static int foreign_sigaction(int sig, const struct sigaction *act, struct sigact
 /* A knote started watching sig while the fast path below changed its
  * disposition, and may have taken the old one for the program's: make
  * `act` the kept one (or the real one, if the knote is gone again). */
+/* Whether a disposition has the kernel discard the signal. */
+static bool ignores(int sig, const struct sigaction *act)
+{
+	if (act->sa_flags & SA_SIGINFO)
+		return false;
+	return act->sa_handler == SIG_IGN ||
+	       (act->sa_handler == SIG_DFL && default_ignores(sig));
+}
+
+/* The program made a watched signal ignored: the kernel discards a pending
+ * instance then (POSIX), but it holds libkq's handler, so it is told of
+ * SIG_IGN for a moment and given the handler back.  That pending episode
+ * is over.  A send in between is discarded uncounted.  sig_lock held. */
+static void discard_pending(int sig)
+{
+	/* a pending send no kqueue has looked at yet is counted first: it
+	 * was sent while watched */
+	scan_pending();
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	__sigaction(sig, &ign, NULL);
+	atomic_store(&sigs[sig].pending_counted, 0);
+	install(sig);
+	uint64_t one = 1;
+	syscall(SYS_write, sig_wakefd, &one, sizeof one);
+}
+
 static void sigaction_again(int sig, const struct sigaction *act)
 {
 	sigset_t old;
 	sig_take(&old);
 	if (atomic_load(&sigs[sig].watchers) > 0) {
 		prog_set(sig, act);
-		install(sig);
+		if (ignores(sig, act))
+			discard_pending(sig);
+		else
+			install(sig);
 	} else {
 		__sigaction(sig, act, NULL);
 	}
@@ -663,6 +702,8 @@ int kq_signal_sigaction(int sig, const struct sigaction *act, struct sigaction *
 		r = 0;
 		if (act) {
 			prog_set(sig, act);
+			if (ignores(sig, act))
+				discard_pending(sig);
 			r = install(sig);
 			if (r < 0) {
 				errno = -r;
