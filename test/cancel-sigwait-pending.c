@@ -16,10 +16,6 @@ static void call(void *arg)
 int main(void)
 {
 	T_CANCEL_SKIP_ASAN();
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGUSR1);
-	T_EQ(sigprocmask(SIG_BLOCK, &set, NULL), 0);
-	t_cancelpt_pending("sigwait()", call, &set);
+	t_cancelpt_pending_sigusr1("sigwait()", call);
 	return 0;
 }

@@ -11,33 +11,10 @@
  * then again.  No kqueue is made here (errno-kept-with-knotes covers
  * descriptors with knotes and kept socket errors).
  */
-#include "t.h"
+#include "t_keeps.h"
 
 #include <sys/uio.h>
 #include <sys/wait.h>
-
-#define SENTINEL 4245
-
-static int rounds;
-static long last;   /* the value of the latest KEEPS() call */
-
-#define KEEPS(call, ok) do {                                               \
-	errno = SENTINEL;                                                  \
-	last = (long)(call);                                               \
-	int e_kept = errno;                                                \
-	if (!(ok))                                                         \
-		T_FAIL("round %d: %s failed: returned %ld (errno %d: %s)", \
-		       rounds, #call, last, e_kept, strerror(e_kept));     \
-	if (e_kept != SENTINEL)                                            \
-		T_FAIL("round %d: %s succeeded (returned %ld) but changed " \
-		       "errno to %d (%s)", rounds, #call, last, e_kept,    \
-		       strerror(e_kept));                                  \
-} while (0)
-
-static void noop(int sig)
-{
-	(void)sig;
-}
 
 static pid_t __attribute__((noinline)) vfork_exit(void)
 {
@@ -72,27 +49,14 @@ static void one_round(void)
 	KEEPS(recvmsg(sp[1], &msg, 0), last == 1);
 
 	/* a descriptor passed in SCM_RIGHTS */
-	union {
-		char space[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} ctl;
-	memset(&ctl, 0, sizeof ctl);
-	struct msghdr rights = { .msg_iov = &iov, .msg_iovlen = 1,
-				 .msg_control = ctl.space,
-				 .msg_controllen = sizeof ctl.space };
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&rights);
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &p[0], sizeof(int));
+	union t_rights ctl;
+	struct msghdr rights;
+	t_rights_msg(&rights, &iov, &ctl, p[0]);
 	KEEPS(sendmsg(sp[0], &rights, 0), last == 1);
-	memset(&ctl, 0, sizeof ctl);
-	rights.msg_controllen = sizeof ctl.space;
+	t_rights_msg(&rights, &iov, &ctl, -1);
 	KEEPS(recvmsg(sp[1], &rights, MSG_CMSG_CLOEXEC), last == 1);
-	cm = CMSG_FIRSTHDR(&rights);
-	T_ASSERT(cm != NULL && cm->cmsg_type == SCM_RIGHTS);
-	int passed;
-	memcpy(&passed, CMSG_DATA(cm), sizeof passed);
+	int passed = t_rights_fd(&rights);
+	T_ASSERT(passed >= 0);
 	KEEPS(close(passed), last == 0);
 
 	/* TCP: socket, listen, connect, accept, accept4, options */
@@ -148,35 +112,14 @@ static void one_round(void)
 	KEEPS(fclose(fp), last == 0);
 	int hi = fcntl(p[0], F_DUPFD, 900);
 	T_ASSERT(hi >= 900);
-	errno = SENTINEL;
-	closefrom(hi);
-	if (errno != SENTINEL)
-		T_FAIL("round %d: closefrom() changed errno to %d", rounds, errno);
+	KEEPS_VOID(closefrom(hi));
 	T_ERRNO(fcntl(hi, F_GETFD), EBADF);
 
 	/* signals */
-	struct sigaction sa, old;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = noop;
-	sigemptyset(&sa.sa_mask);
-	KEEPS(sigaction(SIGUSR1, &sa, &old), last == 0);
-	KEEPS(sigaction(SIGUSR1, NULL, &old), last == 0 && old.sa_handler == noop);
-	KEEPS(signal(SIGUSR2, noop), last != (long)SIG_ERR);
-	KEEPS(signal(SIGUSR2, SIG_DFL), last == (long)noop);
-	sigset_t set, prev;
-	sigemptyset(&set);
-	sigaddset(&set, SIGUSR1);
-	T_EQ(sigprocmask(SIG_BLOCK, &set, &prev), 0);
-	siginfo_t si;
-	struct timespec ts = { 1, 0 };
-	int sig = 0;
-	T_EQ(kill(getpid(), SIGUSR1), 0);
-	KEEPS(sigtimedwait(&set, &si, &ts), last == SIGUSR1);
-	T_EQ(kill(getpid(), SIGUSR1), 0);
-	KEEPS(sigwaitinfo(&set, &si), last == SIGUSR1);
-	T_EQ(kill(getpid(), SIGUSR1), 0);
-	KEEPS(sigwait(&set, &sig), last == 0 && sig == SIGUSR1);
-	T_EQ(sigprocmask(SIG_SETMASK, &prev, NULL), 0);
+	keeps_sigaction(SIGUSR1);
+	KEEPS(signal(SIGUSR2, keeps_noop), last != (long)SIG_ERR);
+	KEEPS(signal(SIGUSR2, SIG_DFL), last == (long)keeps_noop);
+	keeps_sigwait_family(SIGUSR1);
 
 	KEEPS(vfork_exit(), last > 0);
 	int status;
@@ -194,7 +137,9 @@ static void one_round(void)
 
 int main(void)
 {
-	for (rounds = 1; rounds <= 2; rounds++)
+	for (int round = 1; round <= 2; round++) {
+		snprintf(keeps_where, sizeof keeps_where, "round %d: ", round);
 		one_round();
+	}
 	return 0;
 }

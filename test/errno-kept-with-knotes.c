@@ -9,30 +9,9 @@
  * record is kept for the program (read, write and the rest look it up),
  * including getsockopt(SO_ERROR) handing that error back.
  */
-#include "t.h"
+#include "t_keeps.h"
 
 #include <sys/uio.h>
-
-#define SENTINEL 4246
-
-static long last;   /* the value of the latest KEEPS() call */
-
-#define KEEPS(call, ok) do {                                               \
-	errno = SENTINEL;                                                  \
-	last = (long)(call);                                               \
-	int e_kept = errno;                                                \
-	if (!(ok))                                                         \
-		T_FAIL("%s failed: returned %ld (errno %d: %s)", #call,    \
-		       last, e_kept, strerror(e_kept));                    \
-	if (e_kept != SENTINEL)                                            \
-		T_FAIL("%s succeeded (returned %ld) but changed errno to " \
-		       "%d (%s)", #call, last, e_kept, strerror(e_kept));  \
-} while (0)
-
-static void noop(int sig)
-{
-	(void)sig;
-}
 
 /* A pipe whose read end has a READ knote in kq. */
 static void watched_pipe(int kq, int p[2])
@@ -77,11 +56,7 @@ static void descriptors(int kq)
 	int hi = fcntl(p[0], F_DUPFD, 1000);
 	T_ASSERT(hi >= 1000);
 	t_change(kq, hi, EVFILT_READ, EV_ADD, 0, 0, NULL);
-	errno = SENTINEL;
-	closefrom(hi);
-	if (errno != SENTINEL)
-		T_FAIL("closefrom() over a descriptor with a knote changed "
-		       "errno to %d", errno);
+	KEEPS_VOID(closefrom(hi));   /* over a descriptor with a knote */
 	close(p[0]);
 	close(p[1]);
 
@@ -107,30 +82,10 @@ static void descriptors(int kq)
 
 static void signals(int kq)
 {
-	struct sigaction sa, old;
-	sigset_t set, prev;
-	siginfo_t si;
-	struct timespec ts = { 1, 0 };
-	int sig = 0;
-
 	t_change(kq, SIGUSR1, EVFILT_SIGNAL, EV_ADD, 0, 0, NULL);
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = noop;
-	sigemptyset(&sa.sa_mask);
-	KEEPS(sigaction(SIGUSR1, &sa, &old), last == 0);
-	KEEPS(sigaction(SIGUSR1, NULL, &old), last == 0 && old.sa_handler == noop);
-	KEEPS(signal(SIGUSR1, noop), last == (long)noop);
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGUSR1);
-	T_EQ(sigprocmask(SIG_BLOCK, &set, &prev), 0);
-	T_EQ(kill(getpid(), SIGUSR1), 0);
-	KEEPS(sigtimedwait(&set, &si, &ts), last == SIGUSR1);
-	T_EQ(kill(getpid(), SIGUSR1), 0);
-	KEEPS(sigwaitinfo(&set, &si), last == SIGUSR1);
-	T_EQ(kill(getpid(), SIGUSR1), 0);
-	KEEPS(sigwait(&set, &sig), last == 0 && sig == SIGUSR1);
-	T_EQ(sigprocmask(SIG_SETMASK, &prev, NULL), 0);
+	keeps_sigaction(SIGUSR1);
+	KEEPS(signal(SIGUSR1, keeps_noop), last == (long)keeps_noop);
+	keeps_sigwait_family(SIGUSR1);
 
 	struct kevent ev[2];
 	T_EQ(t_get(kq, ev, 2), 1);

@@ -16,16 +16,9 @@ static void send_fd(int sock, int fd)
 {
 	char byte = 'k';
 	struct iovec iov = { &byte, 1 };
-	union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
-	memset(&u, 0, sizeof u);
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = u.buf,
-			      .msg_controllen = sizeof u.buf };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof fd);
+	union t_rights ctl;
+	struct msghdr msg;
+	t_rights_msg(&msg, &iov, &ctl, fd);
 	if (sendmsg(sock, &msg, 0) != 1)
 		T_FAIL("sendmsg(SCM_RIGHTS kq): %s (library documents that "
 		       "passing succeeds)", strerror(errno));
@@ -35,17 +28,14 @@ static int recv_fd(int sock)
 {
 	char byte;
 	struct iovec iov = { &byte, 1 };
-	union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = u.buf,
-			      .msg_controllen = sizeof u.buf };
+	union t_rights ctl;
+	struct msghdr msg;
+	t_rights_msg(&msg, &iov, &ctl, -1);
 	if (recvmsg(sock, &msg, MSG_CMSG_CLOEXEC) != 1)
 		T_FAIL("recvmsg: %s", strerror(errno));
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-	if (c == NULL || c->cmsg_type != SCM_RIGHTS)
+	int fd = t_rights_fd(&msg);
+	if (fd < 0)
 		T_FAIL("no descriptor received");
-	int fd;
-	memcpy(&fd, CMSG_DATA(c), sizeof fd);
 	return fd;
 }
 

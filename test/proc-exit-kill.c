@@ -7,39 +7,7 @@
  * EV_CLEAR, filt_proc adds EV_EOF|EV_ONESHOT at exit; returned flags never
  * carry EV_ADD.
  */
-#include "t.h"
-
-#include <sys/wait.h>
-
-static pid_t kid;
-
-static void kill_kid(void)
-{
-	if (kid > 0) {
-		kill(kid, SIGKILL);
-		waitpid(kid, NULL, 0);
-	}
-}
-
-/* Forks a child that blocks reading gate[0] (byte or EOF), then _exit(code). */
-static pid_t spawn_gated(int gate[2], int code)
-{
-	pid_t pid = fork();
-
-	if (pid < 0)
-		T_FAIL("fork: %s", strerror(errno));
-	if (pid == 0) {
-		char c;
-
-		close(gate[1]);
-		while (read(gate[0], &c, 1) < 0 && errno == EINTR)
-			;
-		_exit(code);
-	}
-	kid = pid;
-	atexit(kill_kid);
-	return pid;
-}
+#include "t_proc.h"
 
 int main(void)
 {
@@ -48,7 +16,7 @@ int main(void)
 
 	t_fail_after(5, "proc-exit-kill did not finish within 5 s");
 	t_pipe(gate);
-	pid_t pid = spawn_gated(gate, 0);
+	pid_t pid = t_spawn_gated(gate, 0);
 	kq = t_kqueue();
 
 	t_change(kq, pid, EVFILT_PROC, EV_ADD, NOTE_EXIT, 0, &kq);
@@ -62,7 +30,7 @@ int main(void)
 	T_NO_EVENTS(kq);
 
 	T_EQ(waitpid(pid, &st, 0), pid);
-	kid = 0;
+	t_kid_reaped();
 	T_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
 	close(kq);
 	return 0;

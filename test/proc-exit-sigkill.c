@@ -5,39 +5,7 @@
  * (FreeBSD KW_EXITCODE(0, SIGKILL)); the child stays a zombie for the
  * program's own waitpid(), which reports WIFSIGNALED / SIGKILL.
  */
-#include "t.h"
-
-#include <sys/wait.h>
-
-static pid_t kid;
-
-static void kill_kid(void)
-{
-	if (kid > 0) {
-		kill(kid, SIGKILL);
-		waitpid(kid, NULL, 0);
-	}
-}
-
-/* Forks a child that blocks reading gate[0] (byte or EOF), then _exit(code). */
-static pid_t spawn_gated(int gate[2], int code)
-{
-	pid_t pid = fork();
-
-	if (pid < 0)
-		T_FAIL("fork: %s", strerror(errno));
-	if (pid == 0) {
-		char c;
-
-		close(gate[1]);
-		while (read(gate[0], &c, 1) < 0 && errno == EINTR)
-			;
-		_exit(code);
-	}
-	kid = pid;
-	atexit(kill_kid);
-	return pid;
-}
+#include "t_proc.h"
 
 int main(void)
 {
@@ -46,7 +14,7 @@ int main(void)
 
 	t_fail_after(5, "proc-exit-sigkill did not finish within 5 s");
 	t_pipe(gate);
-	pid_t pid = spawn_gated(gate, 0);
+	pid_t pid = t_spawn_gated(gate, 0);
 	kq = t_kqueue();
 
 	t_change(kq, pid, EVFILT_PROC, EV_ADD, NOTE_EXIT, 0, NULL);
@@ -62,7 +30,7 @@ int main(void)
 		T_FAIL("waitpid(%d, WNOHANG) after the NOTE_EXIT record returned "
 		       "%d (%s)", (int)pid, (int)r,
 		       r < 0 ? strerror(errno) : "not ready");
-	kid = 0;
+	t_kid_reaped();
 	T_EQ(st, SIGKILL);
 	T_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
 	T_NO_EVENTS(kq);

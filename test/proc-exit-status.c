@@ -6,39 +6,7 @@
  * the program itself reaps with waitpid(WNOHANG), getting the same status.
  * Sequenced with a pipe: the child exits only after the knote exists.
  */
-#include "t.h"
-
-#include <sys/wait.h>
-
-static pid_t kid;
-
-static void kill_kid(void)
-{
-	if (kid > 0) {
-		kill(kid, SIGKILL);
-		waitpid(kid, NULL, 0);
-	}
-}
-
-/* Forks a child that blocks reading gate[0] (byte or EOF), then _exit(code). */
-static pid_t spawn_gated(int gate[2], int code)
-{
-	pid_t pid = fork();
-
-	if (pid < 0)
-		T_FAIL("fork: %s", strerror(errno));
-	if (pid == 0) {
-		char c;
-
-		close(gate[1]);
-		while (read(gate[0], &c, 1) < 0 && errno == EINTR)
-			;
-		_exit(code);
-	}
-	kid = pid;
-	atexit(kill_kid);
-	return pid;
-}
+#include "t_proc.h"
 
 int main(void)
 {
@@ -47,7 +15,7 @@ int main(void)
 
 	t_fail_after(5, "proc-exit-status did not finish within 5 s");
 	t_pipe(gate);
-	pid_t pid = spawn_gated(gate, 3);
+	pid_t pid = t_spawn_gated(gate, 3);
 	kq = t_kqueue();
 
 	t_change(kq, pid, EVFILT_PROC, EV_ADD, NOTE_EXIT, 0, &st);
@@ -65,7 +33,7 @@ int main(void)
 		T_FAIL("waitpid(%d, WNOHANG) after the NOTE_EXIT record returned "
 		       "%d (%s): the child was reaped or is not a zombie",
 		       (int)pid, (int)r, r < 0 ? strerror(errno) : "not ready");
-	kid = 0;
+	t_kid_reaped();
 	T_EQ(st, 0x300);
 	T_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 3);
 	T_NO_EVENTS(kq);

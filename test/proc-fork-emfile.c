@@ -8,34 +8,14 @@
  * Once descriptors are free again the same changes succeed.  Skipped where
  * NOTE_FORK is not available at all (no connector).
  */
-#include "t.h"
-
-#include <sys/wait.h>
-
-#define MAXFILL 512
-
-static pid_t kid;
-
-static void kill_kid(void)
-{
-	if (kid > 0) {
-		kill(kid, SIGKILL);
-		waitpid(kid, NULL, 0);
-	}
-}
+#include "t_fdfill.h"
+#include "t_proc.h"
 
 int main(void)
 {
 	int kq = t_kqueue(), p[2];
 	t_pipe(p);
-	kid = fork();
-	T_ASSERT(kid >= 0);
-	if (kid == 0) {
-		char c;
-		close(p[1]);
-		_exit(read(p[0], &c, 1) < 0);
-	}
-	atexit(kill_kid);
+	pid_t kid = t_spawn_gated(p, 0);
 
 	int err = t_change_err(kq, (uintptr_t)kid, EVFILT_PROC, EV_ADD, NOTE_FORK, 0, NULL);
 	if (err == ENOTSUP)
@@ -43,26 +23,8 @@ int main(void)
 	T_EQ(err, 0);
 	t_change(kq, (uintptr_t)kid, EVFILT_PROC, EV_DELETE, 0, 0, NULL);
 
-	struct rlimit old, low;
-	T_ASSERT(getrlimit(RLIMIT_NOFILE, &old) == 0);
-	int top = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	T_ASSERT(top >= 0);
-	low = old;
-	low.rlim_cur = (rlim_t)top + 8;
-	if (low.rlim_cur > old.rlim_cur)
-		T_SKIP("RLIMIT_NOFILE %llu too small", (unsigned long long)old.rlim_cur);
-	T_ASSERT(setrlimit(RLIMIT_NOFILE, &low) == 0);
-	int fill[MAXFILL], nfill = 0;
-	fill[nfill++] = top;
-	for (;;) {
-		int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			T_EQ(errno, EMFILE);
-			break;
-		}
-		T_ASSERT(nfill < MAXFILL);
-		fill[nfill++] = fd;
-	}
+	struct t_fdfill fill;
+	t_fdfill(&fill);
 
 	T_EQ(t_change_err(kq, (uintptr_t)kid, EVFILT_PROC, EV_ADD, NOTE_FORK, 0, NULL), EMFILE);
 	T_EQ(t_change_err(kq, (uintptr_t)kid, EVFILT_PROC, EV_ADD, NOTE_TRACK, 0, NULL), EMFILE);
@@ -70,9 +32,7 @@ int main(void)
 			  NULL), EMFILE);
 	T_EQ(t_change_err(kq, (uintptr_t)kid, EVFILT_PROC, EV_ADD, NOTE_EXIT, 0, NULL), EMFILE);
 
-	for (int i = 0; i < nfill; i++)
-		close(fill[i]);
-	T_ASSERT(setrlimit(RLIMIT_NOFILE, &old) == 0);
+	t_fdfill_undo(&fill);
 	t_change(kq, (uintptr_t)kid, EVFILT_PROC, EV_ADD, NOTE_FORK | NOTE_TRACK | NOTE_EXIT, 0,
 		 NULL);
 
@@ -84,6 +44,6 @@ int main(void)
 	T_KEVENT(&ev[0], kid, EVFILT_PROC, EV_CLEAR | EV_EOF | EV_ONESHOT, NOTE_EXIT, SIGKILL, NULL);
 	close(p[1]);
 	T_EQ(waitpid(kid, NULL, 0), kid);
-	kid = 0;
+	t_kid_reaped();
 	return 0;
 }

@@ -4,39 +4,7 @@
  * when it exits (status 5) each kqueue reports its own record with data
  * 0x500 and its own udata.  The child is reaped by the program afterwards.
  */
-#include "t.h"
-
-#include <sys/wait.h>
-
-static pid_t kid;
-
-static void kill_kid(void)
-{
-	if (kid > 0) {
-		kill(kid, SIGKILL);
-		waitpid(kid, NULL, 0);
-	}
-}
-
-/* Forks a child that blocks reading gate[0] (byte or EOF), then _exit(code). */
-static pid_t spawn_gated(int gate[2], int code)
-{
-	pid_t pid = fork();
-
-	if (pid < 0)
-		T_FAIL("fork: %s", strerror(errno));
-	if (pid == 0) {
-		char c;
-
-		close(gate[1]);
-		while (read(gate[0], &c, 1) < 0 && errno == EINTR)
-			;
-		_exit(code);
-	}
-	kid = pid;
-	atexit(kill_kid);
-	return pid;
-}
+#include "t_proc.h"
 
 int main(void)
 {
@@ -45,7 +13,7 @@ int main(void)
 
 	t_fail_after(5, "proc-two-kqueues did not finish within 5 s");
 	t_pipe(gate);
-	pid_t pid = spawn_gated(gate, 5);
+	pid_t pid = t_spawn_gated(gate, 5);
 	kq1 = t_kqueue();
 	kq2 = t_kqueue();
 
@@ -65,7 +33,7 @@ int main(void)
 	T_NO_EVENTS(kq2);
 
 	T_EQ(waitpid(pid, &st, WNOHANG), pid);
-	kid = 0;
+	t_kid_reaped();
 	T_EQ(st, 0x500);
 	close(kq1);
 	close(kq2);

@@ -6,19 +6,7 @@
  * FreeBSD filt_procattach finds zombies for NOTE_EXIT (pfind_any) and
  * activates the knote immediately.  The program can still waitpid() it.
  */
-#include "t.h"
-
-#include <sys/wait.h>
-
-static pid_t kid;
-
-static void kill_kid(void)
-{
-	if (kid > 0) {
-		kill(kid, SIGKILL);
-		waitpid(kid, NULL, 0);
-	}
-}
+#include "t_proc.h"
 
 int main(void)
 {
@@ -32,8 +20,7 @@ int main(void)
 		T_FAIL("fork: %s", strerror(errno));
 	if (pid == 0)
 		_exit(7);
-	kid = pid;
-	atexit(kill_kid);
+	t_kid_reap_at_exit(pid);
 
 	/* Wait until it is a zombie, without reaping it. */
 	memset(&si, 0, sizeof si);
@@ -52,7 +39,7 @@ int main(void)
 	if (r != pid)
 		T_FAIL("waitpid(%d, WNOHANG) after the record returned %d (%s)",
 		       (int)pid, (int)r, r < 0 ? strerror(errno) : "not ready");
-	kid = 0;
+	t_kid_reaped();
 	T_EQ(st, 0x700);
 	close(kq);
 	return 0;

@@ -8,11 +8,9 @@
  * the limit is reached and eventfd B's knotes are evaluated for the first
  * time; both keep their counts, round after round.
  */
-#include "t.h"
+#include "t_fdfill.h"
 
 #include <sys/eventfd.h>
-
-#define MAXFILL 512
 
 int main(void)
 {
@@ -26,26 +24,8 @@ int main(void)
 	T_EQ(t_get(kq, ev, 8), 1);
 	T_KEVENT(&ev[0], a, EVFILT_READ, 0, 0, 3, (void *)1);
 
-	struct rlimit old, low;
-	T_ASSERT(getrlimit(RLIMIT_NOFILE, &old) == 0);
-	int top = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	T_ASSERT(top >= 0);
-	low = old;
-	low.rlim_cur = (rlim_t)top + 8;
-	if (low.rlim_cur > old.rlim_cur)
-		T_SKIP("RLIMIT_NOFILE %llu too small", (unsigned long long)old.rlim_cur);
-	T_ASSERT(setrlimit(RLIMIT_NOFILE, &low) == 0);
-	int fill[MAXFILL], nfill = 0;
-	fill[nfill++] = top;
-	for (;;) {
-		int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			T_EQ(errno, EMFILE);
-			break;
-		}
-		T_ASSERT(nfill < MAXFILL);
-		fill[nfill++] = fd;
-	}
+	struct t_fdfill fill;
+	t_fdfill(&fill);
 
 	t_change(kq, b, EVFILT_READ, EV_ADD, 0, 0, (void *)2);
 	t_eventfd_add(b, 7);
@@ -69,8 +49,6 @@ int main(void)
 			T_KEVENT(&ev[i], b, EVFILT_WRITE, EV_ONESHOT, 0,
 				 (int64_t)(UINT64_C(0xfffffffffffffffe) - 10), (void *)3);
 
-	for (int i = 0; i < nfill; i++)
-		close(fill[i]);
-	T_ASSERT(setrlimit(RLIMIT_NOFILE, &old) == 0);
+	t_fdfill_undo(&fill);
 	return 0;
 }

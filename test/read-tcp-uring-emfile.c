@@ -9,12 +9,11 @@
  * Skipped where this process does not batch at all (io_uring refused,
  * LIBKQ_NO_IO_URING=1).
  */
-#include "t.h"
+#include "t_fdfill.h"
 
 #include <poll.h>
 
 enum { N = 8 };
-#define MAXFILL 512
 
 /* How many io_uring instances this process holds. */
 static int rings(void)
@@ -75,30 +74,10 @@ int main(void)
 	for (int i = 0; i < N; i++)
 		t_change(kq, srv[i], EVFILT_READ, EV_ADD, 0, 0, (void *)(intptr_t)(i + 1));
 
-	struct rlimit old, low;
-	T_ASSERT(getrlimit(RLIMIT_NOFILE, &old) == 0);
-	int top = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	T_ASSERT(top >= 0);
-	low = old;
-	low.rlim_cur = (rlim_t)top + 8;
-	if (low.rlim_cur > old.rlim_cur)
-		T_SKIP("RLIMIT_NOFILE %llu too small", (unsigned long long)old.rlim_cur);
-	T_ASSERT(setrlimit(RLIMIT_NOFILE, &low) == 0);
-	int fill[MAXFILL], nfill = 0;
-	fill[nfill++] = top;
-	for (;;) {
-		int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			T_EQ(errno, EMFILE);
-			break;
-		}
-		T_ASSERT(nfill < MAXFILL);
-		fill[nfill++] = fd;
-	}
+	struct t_fdfill fill;
+	t_fdfill(&fill);
 	collect(kq, srv);   /* io_uring_setup() fails here: EMFILE */
-	for (int i = 0; i < nfill; i++)
-		close(fill[i]);
-	T_ASSERT(setrlimit(RLIMIT_NOFILE, &old) == 0);
+	t_fdfill_undo(&fill);
 	T_EQ(rings(), before);
 
 	/* a failed attempt is not repeated at once (it costs tens of

@@ -39,17 +39,13 @@ static void on_alarm(int sig)
 	t_watch_handled();
 	if (!window)
 		return;
-	unsigned start = atomic_fetch_add_explicit(&next_slot, 1, memory_order_relaxed);
-	for (unsigned k = 0; k < POOL; k++) {
-		int fd = atomic_exchange(&rd[(start + k) % POOL], -1);
-		if (fd < 0)
-			continue;
+	int fd;
+	if (t_pool_take(rd, POOL, &next_slot, &fd) >= 0) {
 		if (close(fd) != 0) {
 			handler_failed = 1;
 			handler_errno = errno;
 		}
 		atomic_fetch_add(&closed, 1);
-		break;
 	}
 	errno = e;
 }
@@ -119,18 +115,12 @@ int main(void)
 	struct timespec zero = { 0, 0 };
 	struct t_storm storm;
 	t_storm_start(&storm, SIGALRM, 50000);
-	int64_t start = t_now_ns();
 	unsigned long rounds = 0;
 	int quiet = 0;
 	for (;;) {
-		if (!quiet && t_storm_over(start, 1500)) {
+		if (!quiet && t_storm_over(&storm, 1500)) {
 			/* one last round with no handler to come */
-			t_watch_stage("stopping the storm");
-			t_storm_stop(&storm);
-			sigset_t alrm;
-			sigemptyset(&alrm);
-			sigaddset(&alrm, SIGALRM);
-			T_EQ(sigprocmask(SIG_BLOCK, &alrm, NULL), 0);
+			t_storm_stop_quiet(&storm);
 			quiet = 1;
 		}
 		t_watch_stage("refilling the pool");

@@ -18,17 +18,6 @@
 
 #define SENTINEL 4242
 
-static volatile sig_atomic_t handler_failed;
-
-static void on_alarm(int sig)
-{
-	int e = errno;
-	if (signal(sig, on_alarm) == SIG_ERR)
-		handler_failed = 1;
-	t_watch_handled();
-	errno = e;
-}
-
 static void on_usr_a(int sig)
 {
 	(void)sig;
@@ -42,13 +31,9 @@ static void on_usr_b(int sig)
 /* One sigaction() of the loop: installs fn for sig, expects prev before. */
 static void set_checked(int sig, void (*fn)(int), void (*prev)(int), int flags)
 {
-	struct sigaction sa, old;
+	struct sigaction sa = t_sigact(fn, flags), old;
 
-	memset(&sa, 0, sizeof sa);
 	memset(&old, 0, sizeof old);
-	sa.sa_handler = fn;
-	sa.sa_flags = flags;
-	sigemptyset(&sa.sa_mask);
 	errno = SENTINEL;
 	int r = sigaction(sig, &sa, &old);
 	if (r != 0)
@@ -63,17 +48,15 @@ int main(void)
 {
 	t_watch_start("signal-storm-sigaction: sigaction()/signal() in a "
 		      "handler interrupting them", 2000, 20000);
-	if (signal(SIGALRM, on_alarm) == SIG_ERR)
-		T_FAIL("signal(SIGALRM): %s", strerror(errno));
+	t_sysv_install();
 	t_on_signal(SIGUSR1, on_usr_a, 0);
 	if (signal(SIGUSR2, on_usr_a) == SIG_ERR)
 		T_FAIL("signal(SIGUSR2): %s", strerror(errno));
 
 	struct t_storm storm;
 	t_storm_start(&storm, SIGALRM, 50000);
-	int64_t start = t_now_ns();
 	unsigned long rounds = 0;
-	while (!t_storm_over(start, 1500)) {
+	while (!t_storm_over(&storm, 1500)) {
 		t_watch_stage("sigaction(SIGUSR1)");
 		set_checked(SIGUSR1, on_usr_b, on_usr_a, SA_RESTART);
 		set_checked(SIGUSR1, on_usr_a, on_usr_b, 0);
@@ -90,25 +73,20 @@ int main(void)
 			       (void *)(uintptr_t)prev, errno);
 
 		t_watch_stage("signal(SIGALRM) and sigaction(SIGALRM)");
-		prev = signal(SIGALRM, on_alarm);
-		if (prev != on_alarm || errno != SENTINEL)
+		prev = signal(SIGALRM, t_sysv_on_alarm);
+		if (prev != t_sysv_on_alarm || errno != SENTINEL)
 			T_FAIL("signal(SIGALRM) gave %p (errno %d)",
 			       (void *)(uintptr_t)prev, errno);
 		struct sigaction cur;
 		if (sigaction(SIGALRM, NULL, &cur) != 0 || errno != SENTINEL)
 			T_FAIL("sigaction(SIGALRM, NULL) failed or changed "
 			       "errno (%d)", errno);
-		if (cur.sa_handler != on_alarm)
+		if (cur.sa_handler != t_sysv_on_alarm)
 			T_FAIL("SIGALRM's handler is no longer the program's");
 		rounds++;
 		t_watch_tick();
 	}
-	t_watch_stage("stopping the storm");
-	t_storm_stop(&storm);
-	t_watch_done();
-	if (handler_failed)
-		T_FAIL("signal() failed inside the handler");
-	t_storm_enough(100);
+	t_sysv_storm_end(&storm);
 	fprintf(stderr, "%lu rounds, %lu handler runs\n", rounds,
 		t_watch_handled_count());
 	return 0;

@@ -159,14 +159,8 @@ static void child(int first_act, int blocks, struct sockaddr_un *sun, socklen_t 
 
 int main(void)
 {
-	struct rlimit rl;
-	T_ASSERT(getrlimit(RLIMIT_NOFILE, &rl) == 0);
-	if (rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		(void)setrlimit(RLIMIT_NOFILE, &rl);
-		T_ASSERT(getrlimit(RLIMIT_NOFILE, &rl) == 0);
-	}
-	long lim = rl.rlim_cur == RLIM_INFINITY ? 5 * BLOCK + 2 : (long)rl.rlim_cur;
+	rlim_t nofile = t_nofile_raise();
+	long lim = nofile == RLIM_INFINITY ? 5 * BLOCK + 2 : (long)nofile;
 	/* the last block's descriptors: up to two (socketpair) */
 	int blocks = (int)((lim - 2) / BLOCK);
 	if (blocks > 4)

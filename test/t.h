@@ -278,10 +278,9 @@ static inline void t_sleep_ms(long ms)
 		;
 }
 
-/* How many pipes (two descriptors each) fit under RLIMIT_NOFILE, up to
- * `want`, leaving `slack` numbers free; the soft limit is raised to the
- * hard one first.  Skips the test below `min`. */
-static inline long t_pipes_fit(long want, long slack, long min)
+/* Raises RLIMIT_NOFILE's soft limit to the hard one (as far as allowed)
+ * and returns the soft limit then in force. */
+static inline rlim_t t_nofile_raise(void)
 {
 	struct rlimit rl;
 	T_ASSERT(getrlimit(RLIMIT_NOFILE, &rl) == 0);
@@ -290,11 +289,20 @@ static inline long t_pipes_fit(long want, long slack, long min)
 		(void)setrlimit(RLIMIT_NOFILE, &rl);
 		T_ASSERT(getrlimit(RLIMIT_NOFILE, &rl) == 0);
 	}
+	return rl.rlim_cur;
+}
+
+/* How many pipes (two descriptors each) fit under RLIMIT_NOFILE, up to
+ * `want`, leaving `slack` numbers free; the soft limit is raised to the
+ * hard one first.  Skips the test below `min`. */
+static inline long t_pipes_fit(long want, long slack, long min)
+{
+	rlim_t lim = t_nofile_raise();
 	long n = want;
-	if (rl.rlim_cur != RLIM_INFINITY && (long)rl.rlim_cur < 2 * n + slack)
-		n = ((long)rl.rlim_cur - slack) / 2;
+	if (lim != RLIM_INFINITY && (long)lim < 2 * n + slack)
+		n = ((long)lim - slack) / 2;
 	if (n < min)
-		T_SKIP("RLIMIT_NOFILE %ld too small for %ld pipes", (long)rl.rlim_cur, min);
+		T_SKIP("RLIMIT_NOFILE %ld too small for %ld pipes", (long)lim, min);
 	return n;
 }
 
@@ -398,6 +406,45 @@ static inline void t_tcp_pair(int *client, int *server)
 		T_FAIL("accept: %s", strerror(errno));
 	if (close(l) != 0)
 		T_FAIL("close(listener): %s", strerror(errno));
+}
+
+/* Control space for one descriptor passed in SCM_RIGHTS. */
+union t_rights {
+	char space[CMSG_SPACE(sizeof(int))];
+	struct cmsghdr align;
+};
+
+/* Sets *msg to carry the one buffer *iov with the control space *ctl: for
+ * sendmsg() passing fd in SCM_RIGHTS, or with fd < 0 for recvmsg() to take
+ * one descriptor (t_rights_fd()). */
+static inline void t_rights_msg(struct msghdr *msg, struct iovec *iov,
+				union t_rights *ctl, int fd)
+{
+	memset(ctl, 0, sizeof *ctl);
+	memset(msg, 0, sizeof *msg);
+	msg->msg_iov = iov;
+	msg->msg_iovlen = 1;
+	msg->msg_control = ctl->space;
+	msg->msg_controllen = sizeof ctl->space;
+	if (fd < 0)
+		return;
+	struct cmsghdr *cm = CMSG_FIRSTHDR(msg);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof fd);
+}
+
+/* The descriptor that recvmsg() took into msg in SCM_RIGHTS, or -1. */
+static inline int t_rights_fd(struct msghdr *msg)
+{
+	struct cmsghdr *cm = CMSG_FIRSTHDR(msg);
+	int fd;
+
+	if (cm == NULL || cm->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(cm), sizeof fd);
+	return fd;
 }
 
 struct t_tmp {
@@ -537,8 +584,9 @@ static inline int t_count_fds(void)
 	return t_count_dir("/proc/self/fd") - 1;
 }
 
-/* Installs fn as the handler of sig with the given sigaction flags. */
-static inline void t_on_signal(int sig, void (*fn)(int), int flags)
+/* A struct sigaction for the handler fn with the given flags and an empty
+ * mask, all else zero. */
+static inline struct sigaction t_sigact(void (*fn)(int), int flags)
 {
 	struct sigaction sa;
 
@@ -546,6 +594,14 @@ static inline void t_on_signal(int sig, void (*fn)(int), int flags)
 	sa.sa_handler = fn;
 	sa.sa_flags = flags;
 	sigemptyset(&sa.sa_mask);
+	return sa;
+}
+
+/* Installs fn as the handler of sig with the given sigaction flags. */
+static inline void t_on_signal(int sig, void (*fn)(int), int flags)
+{
+	struct sigaction sa = t_sigact(fn, flags);
+
 	if (sigaction(sig, &sa, NULL) != 0)
 		T_FAIL("sigaction(%d): %s", sig, strerror(errno));
 }
@@ -565,27 +621,35 @@ static inline void *t_write_later_main(void *arg)
 	return NULL;
 }
 
-/* Writes a byte to fd after ms ms from a detached thread taking no signals. */
-static inline void t_write_later(int fd, long ms)
+/* Starts fn(arg) in a detached thread with every signal blocked, so that
+ * the signals a test sends are taken by the thread it aims them at. */
+static inline void t_thread_nosig(void *(*fn)(void *), void *arg)
 {
-	struct t_later *later = malloc(sizeof *later);
 	sigset_t all, old;
 	pthread_t th;
 	int err;
 
-	if (later == NULL)
-		T_FAIL("malloc: %s", strerror(errno));
-	later->fd = fd;
-	later->ms = ms;
 	sigfillset(&all);
 	if ((err = pthread_sigmask(SIG_BLOCK, &all, &old)) != 0)
 		T_FAIL("pthread_sigmask: %s", strerror(err));
-	if ((err = pthread_create(&th, NULL, t_write_later_main, later)) != 0)
+	if ((err = pthread_create(&th, NULL, fn, arg)) != 0)
 		T_FAIL("pthread_create: %s", strerror(err));
 	if ((err = pthread_detach(th)) != 0)
 		T_FAIL("pthread_detach: %s", strerror(err));
 	if ((err = pthread_sigmask(SIG_SETMASK, &old, NULL)) != 0)
 		T_FAIL("pthread_sigmask: %s", strerror(err));
+}
+
+/* Writes a byte to fd after ms ms from a detached thread taking no signals. */
+static inline void t_write_later(int fd, long ms)
+{
+	struct t_later *later = malloc(sizeof *later);
+
+	if (later == NULL)
+		T_FAIL("malloc: %s", strerror(errno));
+	later->fd = fd;
+	later->ms = ms;
+	t_thread_nosig(t_write_later_main, later);
 }
 
 struct t_deadline {

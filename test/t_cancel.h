@@ -58,6 +58,24 @@ static inline void t_cancel_add_check(pthread_t th, struct t_cancel_add *a)
 		       "returned)");
 }
 
+/* Checks that kq still works after a thread was cancelled in a call on it
+ * (no lock left held by that thread): a new pipe's READ knote reports the
+ * two bytes written, and is deleted again. */
+static inline void t_cancel_kq_works(int kq)
+{
+	int q[2];
+	struct kevent ev[4];
+
+	t_pipe(q);
+	t_change(kq, q[0], EVFILT_READ, EV_ADD, 0, 0, q);
+	t_write(q[1], "ab", 2);
+	T_EQ(t_wait(kq, ev, 4, 2000), 1);
+	T_KEVENT(&ev[0], q[0], EVFILT_READ, 0, 0, 2, q);
+	t_change(kq, q[0], EVFILT_READ, EV_DELETE, 0, 0, NULL);
+	T_EQ(close(q[0]), 0);
+	T_EQ(close(q[1]), 0);
+}
+
 /* gcc 12's ASan reports a false stack-buffer-overflow for every thread that
  * is cancelled, shown with a program that only cancels a thread blocked in
  * epoll_wait() and never calls libkq. */

@@ -75,4 +75,17 @@ static inline void t_cancelpt_pending(const char *what, void (*call)(void *), vo
 		T_FAIL("the thread calling %s ended without being cancelled", what);
 }
 
+/* For the sigwait family: runs call(&set) as above, set holding SIGUSR1,
+ * which is blocked first and never sent, so that a call ignoring the
+ * request would wait for it (for ever, or its own timeout). */
+static inline void t_cancelpt_pending_sigusr1(const char *what, void (*call)(void *))
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	T_EQ(sigprocmask(SIG_BLOCK, &set, NULL), 0);
+	t_cancelpt_pending(what, call, &set);
+}
+
 #endif

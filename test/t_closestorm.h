@@ -50,12 +50,8 @@ static void cs_on_alarm(int sig)
 	t_watch_handled();
 	if (!cs_window)
 		return;
-	unsigned start = atomic_fetch_add_explicit(&cs_next_slot, 1, memory_order_relaxed);
-	for (unsigned k = 0; k < CS_POOL; k++) {
-		unsigned i = (start + k) % CS_POOL;
-		int fd = atomic_exchange(&cs_rd[i], -1);
-		if (fd < 0)
-			continue;
+	int fd, i = t_pool_take(cs_rd, CS_POOL, &cs_next_slot, &fd);
+	if (i >= 0) {
 		if (cs_handler_dup2) {
 			if (dup2(cs_devnull, fd) != fd) {
 				cs_handler_failed = 1;
@@ -67,7 +63,6 @@ static void cs_on_alarm(int sig)
 			cs_handler_errno = errno;
 		}
 		atomic_fetch_add(&cs_handler_done, 1);
-		break;
 	}
 	errno = e;
 }
@@ -189,9 +184,8 @@ static void t_closestorm_run(const char *what, int handler_dup2)
 
 	struct t_storm storm;
 	t_storm_start(&storm, SIGALRM, 50000);
-	int64_t start = t_now_ns();
 	unsigned long rounds = 0;
-	while (!t_storm_over(start, 1500)) {
+	while (!t_storm_over(&storm, 1500)) {
 		t_watch_stage("refilling the pool");
 		cs_refill(kq);
 		cs_churn(kq, rounds);
@@ -199,17 +193,12 @@ static void t_closestorm_run(const char *what, int handler_dup2)
 		rounds++;
 		t_watch_tick();
 	}
-	t_watch_stage("stopping the storm");
-	t_storm_stop(&storm);
+	t_storm_stop_quiet(&storm);
 	if (cs_handler_failed)
 		T_FAIL("%s in the handler failed: %s",
 		       handler_dup2 ? "dup2()" : "close()",
 		       strerror(cs_handler_errno));
 	/* Once more with no handler to come: exactly the pool reports. */
-	sigset_t alrm;
-	sigemptyset(&alrm);
-	sigaddset(&alrm, SIGALRM);
-	T_EQ(sigprocmask(SIG_BLOCK, &alrm, NULL), 0);
 	cs_refill(kq);
 	struct kevent ev[2 * CS_POOL];
 	int n = t_get(kq, ev, 2 * CS_POOL);

@@ -53,13 +53,10 @@ static inline void tp_vnode_file(int kq, const char *top)
 static inline void tp_vnode_dir(int kq, const char *top)
 {
 	char dir[128], sub[160];
+	int dfd = vt_mkdir_open(dir, sizeof dir, top, "d");
 	void *ud = (void *)0x5f2;
 
-	snprintf(dir, sizeof dir, "%s/d", top);
 	snprintf(sub, sizeof sub, "%s/s", dir);
-	T_ASSERT(mkdir(dir, 0700) == 0);
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-	T_ASSERT(dfd >= 0);
 	t_change(kq, dfd, EVFILT_VNODE, EV_ADD | EV_CLEAR,
 		 NOTE_WRITE | NOTE_LINK | NOTE_DELETE, 0, ud);
 	T_NO_EVENTS(kq);

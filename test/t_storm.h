@@ -115,23 +115,12 @@ static inline void *t_watch_main(void *arg)
 static inline void t_watch_start(const char *what, long stall_ms, long total_ms)
 {
 	struct t_watch *w = t_watch_state();
-	sigset_t all, old;
-	pthread_t th;
-	int err;
 
 	w->what = what;
 	w->stall_ms = stall_ms;
 	w->total_ms = total_ms;
 	t_watch_stage("start");
-	sigfillset(&all);
-	if ((err = pthread_sigmask(SIG_BLOCK, &all, &old)) != 0)
-		T_FAIL("pthread_sigmask: %s", strerror(err));
-	if ((err = pthread_create(&th, NULL, t_watch_main, w)) != 0)
-		T_FAIL("pthread_create: %s", strerror(err));
-	if ((err = pthread_detach(th)) != 0)
-		T_FAIL("pthread_detach: %s", strerror(err));
-	if ((err = pthread_sigmask(SIG_SETMASK, &old, NULL)) != 0)
-		T_FAIL("pthread_sigmask: %s", strerror(err));
+	t_thread_nosig(t_watch_main, w);
 }
 
 static inline void t_watch_done(void)
@@ -144,6 +133,7 @@ static inline void t_watch_done(void)
 struct t_storm {
 	timer_t id;
 	int sig;
+	int64_t start;   /* when the timer was armed */
 };
 
 /* Sends sig to the calling thread every interval_ns nanoseconds. */
@@ -165,6 +155,7 @@ static inline void t_storm_start(struct t_storm *s, int sig, long interval_ns)
 	its.it_interval = its.it_value;
 	if (timer_settime(s->id, 0, &its, NULL) != 0)
 		T_FAIL("timer_settime: %s", strerror(errno));
+	s->start = t_now_ns();
 }
 
 /* Stops the timer; a signal it left pending is still delivered (the
@@ -175,11 +166,25 @@ static inline void t_storm_stop(struct t_storm *s)
 		T_FAIL("timer_delete: %s", strerror(errno));
 }
 
-/* Whether the storm has lasted ms since start (cheap enough for every
- * iteration of a main loop). */
-static inline int t_storm_over(int64_t start, long ms)
+/* Stops the storm for good: the timer deleted and then its signal blocked,
+ * so that no signal the timer left pending runs the handler any more (for
+ * checks that must see the last state, with no handler to come). */
+static inline void t_storm_stop_quiet(struct t_storm *s)
 {
-	return t_now_ns() - start >= ms * 1000000LL;
+	sigset_t set;
+
+	t_watch_stage("stopping the storm");
+	t_storm_stop(s);
+	sigemptyset(&set);
+	sigaddset(&set, s->sig);
+	T_EQ(sigprocmask(SIG_BLOCK, &set, NULL), 0);
+}
+
+/* Whether the storm has lasted ms since it started (cheap enough for every
+ * iteration of a main loop). */
+static inline int t_storm_over(const struct t_storm *s, long ms)
+{
+	return t_now_ns() - s->start >= ms * 1000000LL;
 }
 
 /* A storm too thin to mean anything (a starved machine) is a skip. */
@@ -189,6 +194,66 @@ static inline void t_storm_enough(unsigned long min_handled)
 	if (n < min_handled)
 		T_SKIP("the handler ran only %lu times (%lu wanted): the "
 		       "machine is too loaded for this test", n, min_handled);
+}
+
+/* ---- a pool of descriptors the handler takes from ---- */
+
+/* For a handler: takes one descriptor out of pool[0..n-1] (-1 marks an empty
+ * slot) without locks, looking from the slot after the one the previous
+ * taker began at, so that successive runs spread over the pool.  Returns
+ * the slot, the descriptor in *fd, or -1 if every slot is empty. */
+static inline int t_pool_take(_Atomic int *pool, unsigned n, atomic_uint *next, int *fd)
+{
+	unsigned start = atomic_fetch_add_explicit(next, 1, memory_order_relaxed);
+	for (unsigned k = 0; k < n; k++) {
+		unsigned i = (start + k) % n;
+		int d = atomic_exchange(&pool[i], -1);
+		if (d >= 0) {
+			*fd = d;
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
+/* ---- the System V idiom ---- */
+
+/* A SIGALRM handler that re-installs itself with signal() on every run, as
+ * System V programs do: it must complete whatever its thread was doing.
+ * It saves and restores errno, so the interrupted call sees no change. */
+static inline volatile sig_atomic_t *t_sysv_failed(void)
+{
+	static volatile sig_atomic_t failed;
+	return &failed;
+}
+
+static inline void t_sysv_on_alarm(int sig)
+{
+	int e = errno;
+	if (signal(sig, t_sysv_on_alarm) == SIG_ERR)
+		*t_sysv_failed() = 1;
+	t_watch_handled();
+	errno = e;
+}
+
+/* Installs t_sysv_on_alarm for SIGALRM, with signal() too. */
+static inline void t_sysv_install(void)
+{
+	if (signal(SIGALRM, t_sysv_on_alarm) == SIG_ERR)
+		T_FAIL("signal(SIGALRM): %s", strerror(errno));
+}
+
+/* Ends a storm of SIGALRM at t_sysv_on_alarm and the watchdog: every
+ * signal() in the handler must have succeeded, and the storm must have
+ * been thick enough to mean something. */
+static inline void t_sysv_storm_end(struct t_storm *s)
+{
+	t_watch_stage("stopping the storm");
+	t_storm_stop(s);
+	t_watch_done();
+	if (*t_sysv_failed())
+		T_FAIL("signal() failed inside the handler");
+	t_storm_enough(100);
 }
 
 #endif

@@ -4,6 +4,7 @@
  *   vt_mkdir()   a private directory under /tmp, removed with its contents
  *                at exit;
  *   vt_create()  creates and opens a file in it;
+ *   vt_mkdir_open() makes and opens a directory in it;
  *   vt_touch()   sets a file's times (a real attribute change);
  *   WANT1()      exactly one EVFILT_VNODE record, equal to the given one;
  *   WANT1_ONLY() the same with EV_CLEAR, then nothing more for 50 ms;
@@ -59,6 +60,20 @@ static inline int vt_create(char *path, size_t size, const char *dir,
 {
 	snprintf(path, size, "%s/%s", dir, name);
 	int fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (fd < 0)
+		T_FAIL("open(%s): %s", path, strerror(errno));
+	return fd;
+}
+
+/* Makes the directory dir/name (mode 0700) and opens it O_RDONLY, for a
+ * knote on it; its path goes to path. */
+static inline int vt_mkdir_open(char *path, size_t size, const char *dir,
+				const char *name)
+{
+	snprintf(path, size, "%s/%s", dir, name);
+	if (mkdir(path, 0700) != 0)
+		T_FAIL("mkdir(%s): %s", path, strerror(errno));
+	int fd = open(path, O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
 		T_FAIL("open(%s): %s", path, strerror(errno));
 	return fd;

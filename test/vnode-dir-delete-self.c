@@ -19,11 +19,8 @@ int main(void)
 	void *ud = (void *)0x1132;
 	struct kevent ev[4];
 
-	snprintf(sub, sizeof sub, "%s/s", top);
+	int sfd = vt_mkdir_open(sub, sizeof sub, top, "s");
 	snprintf(other, sizeof other, "%s/o", top);
-	T_ASSERT(mkdir(sub, 0700) == 0);
-	int sfd = open(sub, O_RDONLY | O_DIRECTORY);
-	T_ASSERT(sfd >= 0);
 
 	t_change(kq, sfd, EVFILT_VNODE, EV_ADD | EV_CLEAR,
 		 NOTE_DELETE | NOTE_WRITE | NOTE_LINK | NOTE_ATTRIB, 0, ud);

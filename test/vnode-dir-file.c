@@ -19,12 +19,9 @@ int main(void)
 	char dir[128], file[160], sym[160];
 	void *ud = (void *)0x111;
 
-	snprintf(dir, sizeof dir, "%s/d", top);
+	int dfd = vt_mkdir_open(dir, sizeof dir, top, "d");
 	snprintf(file, sizeof file, "%s/f", dir);
 	snprintf(sym, sizeof sym, "%s/l", dir);
-	T_ASSERT(mkdir(dir, 0700) == 0);
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-	T_ASSERT(dfd >= 0);
 
 	t_change(kq, dfd, EVFILT_VNODE, EV_ADD | EV_CLEAR,
 		 NOTE_WRITE | NOTE_LINK, 0, ud);

@@ -17,11 +17,8 @@ int main(void)
 	char dir[128], sub[160];
 	void *ud = (void *)0x112;
 
-	snprintf(dir, sizeof dir, "%s/d", top);
+	int dfd = vt_mkdir_open(dir, sizeof dir, top, "d");
 	snprintf(sub, sizeof sub, "%s/s", dir);
-	T_ASSERT(mkdir(dir, 0700) == 0);
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-	T_ASSERT(dfd >= 0);
 
 	t_change(kq, dfd, EVFILT_VNODE, EV_ADD | EV_CLEAR,
 		 NOTE_WRITE | NOTE_LINK, 0, ud);
