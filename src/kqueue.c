@@ -82,11 +82,14 @@ static struct kqueue *kq_obtain(void)
 }
 
 /* Pulls the libc replacements (libc/) out of libkq.a together with this
- * file (libc/close.c). */
+ * file (libc/close.c).  A build without them (KQ_LIBC_REPLACEMENTS=OFF)
+ * has no such objects to pull. */
+#if KQ_LIBC_REPLACEMENTS
 __attribute__((used)) static const char *const kq_interpose_ref[] = {
 	&kq_close_anchor, &kq_vfork_anchor, &kq_sockio_anchor, &kq_births_anchor,
 	&kq_spawn_anchor, &kq_signal_anchor,
 };
+#endif
 
 int kq_create(int flags)
 {
@@ -96,6 +99,13 @@ int kq_create(int flags)
 	ufd = sys_epoll_create();
 	if (ufd < 0)
 		return ufd;
+	/* The kernel has just given out this number, so whatever libkq still
+	 * records for it (a kqueue, knotes, a socket's birth or kept error)
+	 * outlived a close it did not see: a raw system call, or any close
+	 * in a build without the libc replacements.  Release it now, as
+	 * that close would have (see kq_fd_closing); otherwise the old
+	 * kqueue's descriptors and memory would stay behind for good. */
+	kq_fd_closing(ufd);
 	epfd = sys_fcntl(ufd, F_DUPFD_CLOEXEC, 0);
 	if (epfd < 0) {
 		err = epfd;
@@ -251,9 +261,23 @@ int kq_quiesce_wait(struct kqueue *kq)
 	return kq->dead ? -EBADF : 0;
 }
 
+/*
+ * A close libkq does not see (a raw system call, or any close in a build
+ * without the libc replacements) leaves a kqueue recorded at a number the
+ * kernel may since have given to another file.  A kqueue's descriptor is
+ * an epoll set, an anonymous inode (no file type in st_mode); the sockets,
+ * pipes, ttys and files a number usually goes to next are not, and are
+ * not taken for that kqueue.  One fstat(), only for a recorded number.
+ */
+static bool anon_inode(int fd)
+{
+	struct stat st;
+	return sys_fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == 0;
+}
+
 bool kq_is_kqueue_fd(int fd)
 {
-	return kq_fdtab_kq(fd) != NULL;
+	return kq_fdtab_kq(fd) != NULL && anon_inode(fd);
 }
 
 /* The ready queue is mirrored into wakefd's readability so that poll(),
@@ -539,7 +563,9 @@ void kq_fork_child_kqueues(void)
 			sys_close(kq->waitfd);
 		sys_close(kq->wakefd);
 		sys_close(kq->epfd);
-		if (kq->ufd >= 0)
+		/* not a socket, pipe or file that has the number since a close
+		 * libkq did not see: the child keeps that (anon_inode) */
+		if (kq->ufd >= 0 && anon_inode(kq->ufd))
 			sys_close(kq->ufd);
 		kq->dead = true;
 		kq->ufd = -1;

@@ -89,9 +89,17 @@ static inline int sys_ioctl_int(int fd, unsigned long req, int *out)
 /* fork.c: the id of the process libkq's tables belong to */
 extern _Atomic int kq_owner_pid;
 
+/* Whether libkq is built with its replacements of C library functions
+ * (src/libc/; the CMake option KQ_LIBC_REPLACEMENTS gives 1 or 0). */
+#ifndef KQ_LIBC_REPLACEMENTS
+#define KQ_LIBC_REPLACEMENTS 1
+#endif
+
 /* Where libkq has its own vfork() (libc/vfork.c), the number of vfork
- * children that may be running in this memory (fork.c). */
-#if defined(__x86_64__)
+ * children that may be running in this memory (fork.c).  Without the
+ * replacements there is no such vfork() to count them, and a vfork child
+ * is recognised by its process id alone. */
+#if defined(__x86_64__) && KQ_LIBC_REPLACEMENTS
 #define KQ_VFORK_TRACKED 1
 extern _Atomic int kq_vforks __attribute__((visibility("hidden")));
 #else

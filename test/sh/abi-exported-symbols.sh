@@ -24,6 +24,12 @@
 # Anything else (a leaked helper, a global variable) fails, and all expected
 # names must be present.
 #
+# A build configured with KQ_LIBC_REPLACEMENTS=OFF (read from
+# BINDIR/CMakeCache.txt) replaces no C library function: it must export the
+# BSD interface and the version query alone, define no version of the C
+# library's (GLIBC_*), and neither its libkq.a nor the link options it gives
+# programs (libkq.pc's Libs.private) may name a C library function.
+#
 # libkq.a must sit next to it (BINDIR/src/libkq.a); its global defined symbols
 # (nm -g --defined-only) must include the names above, and anything else
 # must be an internal name starting with kq_ (internals are hidden in the
@@ -40,13 +46,25 @@ fi
 BINDIR=$2
 SO=$3
 
-EXPECTED="__read_chk __recv_chk __recvfrom_chk close close_range closefrom connect dup2 dup3 getsockopt kevent kqueue kqueue1 kqueuex libkq_version libkq_version_number sigaction signal read readv recv recvfrom recvmsg send sendmsg sendto siginterrupt sigtimedwait sigwait sigwaitinfo write writev socket socketpair accept accept4 setsockopt dup fcntl fcntl64 fclose recvmmsg sendmmsg splice sendfile posix_spawn posix_spawnp sigset sigignore __sysv_signal sysv_signal bsd_signal ssignal"
-# Only in libkq.so: the C library's own function is found at run time there.
-SHARED_ONLY="posix_spawn posix_spawnp"
-case $(uname -m) in
-x86_64 | amd64) EXPECTED="$EXPECTED vfork" ;;
-esac
-[ "$(getconf LONG_BIT)" = 64 ] && EXPECTED="$EXPECTED sendfile64"
+BSD="kevent kqueue kqueue1 kqueuex libkq_version libkq_version_number"
+REPLACEMENTS=ON
+if [ -f "$BINDIR/CMakeCache.txt" ] &&
+   grep -Eiq '^KQ_LIBC_REPLACEMENTS:[A-Z]*=(OFF|0|NO|FALSE|N|IGNORE)$' "$BINDIR/CMakeCache.txt"; then
+	REPLACEMENTS=OFF
+fi
+if [ $REPLACEMENTS = ON ]; then
+	EXPECTED="$BSD __read_chk __recv_chk __recvfrom_chk close close_range closefrom connect dup2 dup3 getsockopt sigaction signal read readv recv recvfrom recvmsg send sendmsg sendto siginterrupt sigtimedwait sigwait sigwaitinfo write writev socket socketpair accept accept4 setsockopt dup fcntl fcntl64 fclose recvmmsg sendmmsg splice sendfile posix_spawn posix_spawnp sigset sigignore __sysv_signal sysv_signal bsd_signal ssignal"
+	# Only in libkq.so: the C library's own function is found at run time there.
+	SHARED_ONLY="posix_spawn posix_spawnp"
+	case $(uname -m) in
+	x86_64 | amd64) EXPECTED="$EXPECTED vfork" ;;
+	esac
+	[ "$(getconf LONG_BIT)" = 64 ] && EXPECTED="$EXPECTED sendfile64"
+else
+	echo "KQ_LIBC_REPLACEMENTS=OFF: expecting the BSD interface and the version query only"
+	EXPECTED=$BSD
+	SHARED_ONLY=""
+fi
 
 if ! command -v nm >/dev/null 2>&1; then
 	echo "SKIP: nm (binutils) is not installed"
@@ -77,9 +95,13 @@ found=""
 while read -r type name; do
 	[ -n "$name" ] || continue
 	# version definitions: libkq's own, and the C library's versions
-	# the replacements are also exported under (src/export.h)
+	# the replacements are also exported under (src/export.h), which a
+	# build without them must not define
 	if [ "$type" = "A" ]; then
-		case $name in LIBKQ_0|GLIBC_*) continue ;; esac
+		case $name in
+		LIBKQ_0) continue ;;
+		GLIBC_*) [ $REPLACEMENTS = ON ] && continue ;;
+		esac
 	fi
 	if is_expected "$name"; then
 		found="$found $name"
@@ -113,7 +135,7 @@ fi
 # libkq records), so both kinds of reference reach libkq.
 vers=$(nm -D --defined-only --with-symbol-versions "$SO" 2>/dev/null | awk 'NF >= 3 { print $3 }')
 for e in $EXPECTED; do
-	case $e in kqueue|kqueuex|kqueue1|kevent|libkq_version|libkq_version_number) continue ;; esac
+	case " $BSD " in *" $e "*) continue ;; esac
 	if ! printf '%s\n' "$vers" | grep -qx "$e@@LIBKQ_0"; then
 		echo "FAIL: $SO lacks $e@@LIBKQ_0"
 		status=1
@@ -181,5 +203,26 @@ if [ -n "$bad" ]; then
 	status=1
 else
 	echo "ok: $AR: all $nsyms global symbols are public names or kq_*"
+fi
+
+# --- link options for programs linked with libkq.a ---------------------------
+# libkq.pc's Libs.private (configured as BINDIR/pkgconfig/libkq.pc.in; the
+# CMake target kq_static gets the same options) exports the replaced names
+# from a static program, and names nothing when there are none.
+PC=$BINDIR/pkgconfig/libkq.pc.in
+if [ -f "$PC" ]; then
+	libs=$(sed -n 's/^Libs.private:[[:space:]]*//p' "$PC")
+	if [ $REPLACEMENTS = ON ]; then
+		case $libs in
+		*"--export-dynamic-symbol=close"*) echo "ok: libkq.pc exports the replaced names from static programs" ;;
+		*) echo "FAIL: libkq.pc's Libs.private lacks --export-dynamic-symbol=close: $libs"
+		   status=1 ;;
+		esac
+	elif [ "$libs" != "-lpthread" ]; then
+		echo "FAIL: libkq.pc's Libs.private is '$libs', expected '-lpthread' alone"
+		status=1
+	else
+		echo "ok: libkq.pc's Libs.private names no C library function"
+	fi
 fi
 exit $status

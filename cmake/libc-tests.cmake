@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# The tests whose FreeBSD behaviour libkq gets from its replacements of C
+# library functions (src/libc/, the option KQ_LIBC_REPLACEMENTS): they carry
+# the ctest label `libc`, which a build without the replacements leaves out
+# (`ctest -LE libc`; .ci/run).  They still run in the default build.
+# docs/differences.md, "Built without the libc replacements", says what each
+# group below gives up.  A test's variants (-static, -exact-eof, -ioctl,
+# -ms-fallback) follow it.  Every other test must pass in both builds.
+set(KQ_LIBC_TESTS
+  # close(), dup2(), dup3(), close_range(), closefrom(), fclose(): a knote
+  # dies with the first close of its number, a kqueue with the close of
+  # its own (EBADF after it, its descriptors released, nothing left in
+  # epoll), also for closes made by libraries and inside a signal handler
+  change-fd-vs-user-ident kevent-bad-kq kqueue-close-while-waiting
+  kqueue-create-close kqueue-dup kqueue-fd-budget timer-fd-budget
+  user-fd-budget vnode-many-files read-eventfd-many read-eventfd-reused-number
+  read-unix-listen-many read-tcp-uring-emfile
+  lifetime-close lifetime-close-filters lifetime-close-range
+  lifetime-close-thread lifetime-dup-close lifetime-dup2 lifetime-dup2-readd
+  lifetime-nested-close lifetime-reuse lifetime-two-kqueues
+  lifetime-vfork-child-socket
+  vnode-close vnode-dir-delete-self-moved vnode-example-tail-f
+  procfs-absent procfs-main-exited signal-storm-kevent-close
+  link-fully-static example-poll-to-kevent fuzz-replay
+  lifetime-close-dlopen lifetime-close-in-library
+  lifetime-close-range-in-library lifetime-dup2-in-library
+  lifetime-eventfd-close-in-library lifetime-fclose-drops-knotes
+  lifetime-kqueue-close-in-library lifetime-raw-close-eventfd
+  lifetime-linked-library-order
+  # ... with the socket births (socket(), accept4(), dup(), fcntl(),
+  # sendmsg() with SCM_RIGHTS): a close that frees its file, or does not
+  lifetime-close-after-dup lifetime-close-after-dup-in-library
+  lifetime-close-after-dup2 lifetime-close-after-dupfd-cloexec
+  lifetime-close-after-fork lifetime-close-after-scm-rights
+  lifetime-close-after-setfd-spawn lifetime-close-private-accept4
+  lifetime-close-private-socketpair
+  # getsockopt(), connect() and the read and write calls: the socket error
+  # read for an EV_EOF record reaches the program
+  read-tcp-reset lifetime-reset-error-recvmmsg lifetime-reset-error-sendmmsg
+  lifetime-reset-error-splice signal-storm-kept-error
+  lifetime-connect-error-in-library lifetime-reset-error-in-library
+  lifetime-so-error-in-library
+  # sigaction(), signal(), sigset(), sigignore(), __sysv_signal(),
+  # siginterrupt(): the program sees and changes its own disposition of a
+  # watched signal, and libkq's handler stays (counting every send)
+  fork-child-signal signal-delete-restores signal-handler-replaced
+  signal-handler-runs signal-resethand signal-sighup-example
+  signal-sigignore-watched signal-siginterrupt-knote signal-sigset-watched
+  signal-sysv-signal-watched signal-ignore-discards-pending example-signals
+  lifetime-signal-in-library
+  # sigwait(), sigwaitinfo(), sigtimedwait(): a signal taken ends its
+  # pending episode, so the next send is counted
+  signal-blocked signal-disable-enable signal-nested-peek signal-not-consumed
+  signal-pending-before signal-rt-blocked-sigwaitinfo signal-self-sync
+  signal-thread-directed signal-two-kqueues
+  # posix_spawn() and vfork(): children keep ignored watched signals
+  # ignored; a vfork child's signal calls are its own
+  signal-spawn-keeps-ignored signal-vfork-exec-keeps-ignored
+  signal-vfork-child-disposition signal-vfork-child-exec
+  # all of them: errno is left alone when they succeed
+  errno-kept-with-knotes)
+
+# Gives the label to this directory's tests that are in the list (called at
+# the end of each CMakeLists.txt that adds tests).
+function(kq_libc_labels)
+  get_property(tests DIRECTORY PROPERTY TESTS)
+  foreach(t ${tests})
+    string(REGEX REPLACE "-(static|exact-eof|ioctl|ms-fallback)$" "" base "${t}")
+    if(t IN_LIST KQ_LIBC_TESTS OR base IN_LIST KQ_LIBC_TESTS)
+      set_property(TEST ${t} APPEND PROPERTY LABELS libc)
+    endif()
+  endforeach()
+endfunction()
