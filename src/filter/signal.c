@@ -614,12 +614,19 @@ void kq_signal_spawn_leave(uint64_t swapped, const sigset_t *old)
  * the parent's.  The real call is made; an old disposition that is libkq's
  * handler is shown as the kept one it stands for, which is what the child
  * inherited in effect (the handler honours it there too). */
+/* An old disposition the kernel gave back that is libkq's handler is
+ * shown as the kept one it stands for. */
+static void shown_old(int sig, struct sigaction *oact)
+{
+	if (oact && (oact->sa_flags & SA_SIGINFO) && oact->sa_sigaction == kq_sig_handler)
+		*oact = *prog_of(sig);
+}
+
 static int foreign_sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
 {
 	int r = __sigaction(sig, act, oact);
-	if (r == 0 && oact && catchable(sig) && (oact->sa_flags & SA_SIGINFO) &&
-	    oact->sa_sigaction == kq_sig_handler)
-		*oact = *prog_of(sig);
+	if (r == 0 && catchable(sig))
+		shown_old(sig, oact);
 	return r;
 }
 
@@ -637,8 +644,9 @@ static bool ignores(int sig, const struct sigaction *act)
 
 /* The program made a watched signal ignored: the kernel discards a pending
  * instance then (POSIX), but it holds libkq's handler, so it is told of
- * SIG_IGN for a moment and given the handler back.  That pending episode
- * is over.  A send in between is discarded uncounted.  sig_lock held. */
+ * SIG_IGN for a moment; the caller gives the handler back (install()).
+ * That pending episode is over.  A send in between is discarded uncounted.
+ * sig_lock held. */
 static void discard_pending(int sig)
 {
 	/* a pending send no kqueue has looked at yet is counted first: it
@@ -647,7 +655,6 @@ static void discard_pending(int sig)
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	__sigaction(sig, &ign, NULL);
 	atomic_store(&sigs[sig].pending_counted, 0);
-	install(sig);
 	uint64_t one = 1;
 	syscall(SYS_write, sig_wakefd, &one, sizeof one);
 }
@@ -660,8 +667,7 @@ static void sigaction_again(int sig, const struct sigaction *act)
 		prog_set(sig, act);
 		if (ignores(sig, act))
 			discard_pending(sig);
-		else
-			install(sig);
+		install(sig);
 	} else {
 		__sigaction(sig, act, NULL);
 	}
@@ -685,8 +691,7 @@ int kq_signal_sigaction(int sig, const struct sigaction *act, struct sigaction *
 		int r = __sigaction(sig, act, oact);
 		if (r != 0)
 			return r;
-		if (oact && (oact->sa_flags & SA_SIGINFO) && oact->sa_sigaction == kq_sig_handler)
-			*oact = *prog_of(sig);
+		shown_old(sig, oact);
 		if (act && atomic_load(&sigs[sig].watchers) != 0)
 			sigaction_again(sig, act);
 		return 0;
