@@ -76,11 +76,21 @@ fetch_source() {
 		apt-get update >"$work/apt-update.log" 2>&1
 		have_src_index "$pkg" || skip "apt-get update gave no source index for $pkg (see $work/apt-update.log)"
 	fi
-	rm -rf "$work/fetch" && mkdir -p "$work/fetch" || exit 1
-	say "apt-get source $pkg"
-	if ! (cd "$work/fetch" && apt-get source "$pkg") >"$work/apt-source.log" 2>&1; then
+	rm -rf "$work/fetch" "$work/apt-source.log" && mkdir -p "$work/fetch" || exit 1
+	# The index can name a security update whose files the mirror does not
+	# (yet) serve (404): the versions it lists are tried newest first.
+	got=""
+	for ver in $(apt-cache showsrc "$pkg" 2>/dev/null | sed -n 's/^Version: //p' | sort -u -r -V); do
+		say "apt-get source $pkg=$ver"
+		if (cd "$work/fetch" && apt-get source "$pkg=$ver") >>"$work/apt-source.log" 2>&1; then
+			got=$ver
+			break
+		fi
+		rm -rf "$work/fetch" && mkdir -p "$work/fetch" || exit 1
+	done
+	if [ -z "$got" ]; then
 		tail -5 "$work/apt-source.log"
-		skip "apt-get source $pkg failed (see $work/apt-source.log)"
+		skip "apt-get source $pkg failed for every version listed (see $work/apt-source.log)"
 	fi
 	dir=$(find "$work/fetch" -mindepth 1 -maxdepth 1 -type d -name "$pkg-*" | head -1)
 	[ -n "$dir" ] && [ -f "$dir/$2" ] || skip "apt-get source gave no $pkg tree"

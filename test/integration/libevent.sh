@@ -53,6 +53,8 @@ who=libevent
 #    run check link it (LD_LIBRARY_PATH lets the latter run);
 #  * the shared libraries link libkq (-Wl,--no-as-needed keeps the NEEDED
 #    entry whatever the toolchain's default), with a run path to it;
+#  * -include levent-visible.h: regress tests internal functions the
+#    shared libraries would otherwise hide (see that header);
 #  * -Wno-int-conversion: kqueue.c takes udata for an intptr_t on every
 #    system it does not recognise as a BSD (FreeBSD's is void *), a warning
 #    with GCC 12 but an error by default with GCC 14;
@@ -70,7 +72,7 @@ build_levent() {
 	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
 	gen=Ninja
 	command -v ninja >/dev/null 2>&1 || gen="Unix Makefiles"
-	key="$srcdir|$libkq|$cc|$gen|$(cat "$src/.complete")"
+	key="$srcdir|$libkq|$cc|$gen|$(cat "$src/.complete")|$(cksum <"$here/levent-visible.h")"
 	if [ ! -f "$build/CMakeCache.txt" ] || [ "$(cat "$build/.key" 2>/dev/null)" != "$key" ]; then
 		rm -rf "$build"
 		say "configuring $(cat "$src/.complete") with libkq"
@@ -84,7 +86,7 @@ build_levent() {
 			-DEVENT__DISABLE_SAMPLES=ON \
 			-DEVENT__DISABLE_BENCHMARK=ON \
 			-DPYTHON_EXECUTABLE="$py" \
-			-DCMAKE_C_FLAGS="-I$srcdir/include -Wno-int-conversion" \
+			-DCMAKE_C_FLAGS="-I$srcdir/include -include $here/levent-visible.h -Wno-int-conversion" \
 			-DCMAKE_REQUIRED_LIBRARIES="$libkq" \
 			-DCMAKE_SHARED_LINKER_FLAGS="-Wl,--no-as-needed $libkq -Wl,-rpath,$kqdir" \
 			>"$work/configure.log" 2>&1; then
