@@ -79,8 +79,14 @@ int kq_link(struct kqueue *kq, struct knote *kn, bool isfd)
 			return -ENOMEM;
 		if (kq_fdslot_unused(s))
 			kq_fdtab_interest((int)kn->ident, 1);
-		kn->link = s->head;
-		s->head = kn;
+		/* At the tail: knotes on one descriptor that are ready together
+		 * are activated in the order they were registered, as FreeBSD
+		 * activates each at its EV_ADD (kq_fd_report keeps it so). */
+		struct knote **pp = &s->head;
+		while (*pp)
+			pp = &(*pp)->link;
+		kn->link = NULL;
+		*pp = kn;
 		return 0;
 	}
 	if (kq->hcount >= kq->hsize) {

@@ -773,6 +773,17 @@ static bool report_activates(const struct kq_fdslot *s, const struct knote *kn, 
 	return (revents & care) != 0;
 }
 
+/* Whether a report on the slot tells kn's condition (a split slot's
+ * report tells one direction's only). */
+static bool speaks_for(const struct kq_fdslot *s, const struct knote *kn, uint64_t tag)
+{
+	if (!IS_RW(kn))
+		return false;
+	if (tag & TAG_WRSET)
+		return kn->filter == EVFILT_WRITE;
+	return !(s->state & SLOT_WEPOLL) || kn->filter == EVFILT_READ;
+}
+
 /* The slot a report speaks for, or NULL when it is stale. */
 static struct kq_fdslot *report_slot(struct kqueue *kq, uint64_t tag)
 {
@@ -1121,14 +1132,34 @@ void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 	else if (s->state & SLOT_WEPOLL)
 		covered = ~(uint32_t)EPOLLOUT;
 	s->revents = (uint16_t)((s->revents & ~covered) | (revents & covered));
+	/* FreeBSD's queue is in activation order, a level knote going back
+	 * to its tail each time it is delivered.  One report can activate
+	 * several knotes of the slot; those the report leaves idle move to the
+	 * tail of the slot's list, so that when they become ready they come
+	 * after a knote that stayed ready (a WRITE knote delivered again and
+	 * again before the READ knote's data came) and the list stays in the
+	 * order FreeBSD would have queued them. */
 	bool any = false;
-	for (struct knote *kn = s->head; kn; kn = kn->link) {
-		if (!report_activates(s, kn, tag, revents))
+	struct knote **pp = &s->head, *idle = NULL, **idletail = &idle;
+	bool several = s->head->link != NULL;
+	for (struct knote *kn; (kn = *pp) != NULL;) {
+		if (!report_activates(s, kn, tag, revents)) {
+			if (several && speaks_for(s, kn, tag)) {
+				*pp = kn->link;
+				kn->link = NULL;
+				*idletail = kn;
+				idletail = &kn->link;
+			} else {
+				pp = &kn->link;
+			}
 			continue;
+		}
 		any = true;
 		kn->status |= KN_FRESH;
 		kq_activate(kq, kn);
+		pp = &kn->link;
 	}
+	*pp = idle;
 	/* Nothing enabled wanted this report: bits kept for disabled knotes
 	 * (see fd_arm) would make a level entry report it again at once. */
 	if (!any && !(s->state & SLOT_ET))
