@@ -35,8 +35,10 @@ set(KQ_LIBC_TESTS
   lifetime-close-after-setfd-spawn lifetime-close-private-accept4
   lifetime-close-private-socketpair
   # getsockopt(), connect() and the read and write calls: the socket error
-  # read for an EV_EOF record reaches the program
-  read-tcp-reset lifetime-reset-error-recvmmsg lifetime-reset-error-sendmmsg
+  # read for an EV_EOF record, or for a UDP socket's READ record, reaches
+  # the program; receives on a UDP socket read by `data` are counted, so
+  # no datagram is left without a record
+  read-udp-recverr-queue read-udp-clear-drain-by-data read-tcp-reset lifetime-reset-error-recvmmsg lifetime-reset-error-sendmmsg
   lifetime-reset-error-splice signal-storm-kept-error
   lifetime-connect-error-in-library lifetime-reset-error-in-library
   lifetime-so-error-in-library

@@ -27,6 +27,8 @@ struct fdent {
 	atomic_int interest;
 	atomic_int sockerr;
 	atomic_uint birth;   /* see "Births" below */
+	atomic_uint rxwatch; /* datagram rechecks on the number (filter/dgram.c) */
+	atomic_uint rx;      /* receives made on it while watched */
 };
 
 static _Atomic(struct fdent *) pages[NPAGES];
@@ -247,6 +249,46 @@ bool kq_fdtab_error_kept(int fd)
 {
 	struct fdent *e = ent(fd, false);
 	return e && atomic_load_explicit(&e->sockerr, memory_order_relaxed) != 0;
+}
+
+/*
+ * Receives on watched datagram sockets.  filter/dgram.c reminds a program
+ * of datagrams still queued after a record only when the program has
+ * received from the socket since (it read what the record said and waits
+ * for the next), and Linux gives no figure that changes when a datagram is
+ * taken.  So the libc layer's receive calls count, on numbers watched so;
+ * while none is, that costs them one relaxed load.
+ */
+static atomic_uint nrxwatch;
+
+void kq_fdtab_rx_watch(int fd, int delta)
+{
+	struct fdent *e = ent(fd, delta > 0);
+	if (!e)
+		return;
+	atomic_fetch_add_explicit(&e->rxwatch, (unsigned)delta, memory_order_relaxed);
+	atomic_fetch_add_explicit(&nrxwatch, (unsigned)delta, memory_order_relaxed);
+}
+
+bool kq_fdtab_rx_any(void)
+{
+	return atomic_load_explicit(&nrxwatch, memory_order_relaxed) != 0;
+}
+
+/* A receive on fd (not a peek).  Racing receives may count once: only a
+ * change of the figure matters. */
+void kq_fdtab_rx_note(int fd)
+{
+	struct fdent *e = ent(fd, false);
+	if (e && atomic_load_explicit(&e->rxwatch, memory_order_relaxed))
+		atomic_store_explicit(&e->rx, atomic_load_explicit(&e->rx, memory_order_relaxed) + 1,
+				      memory_order_relaxed);
+}
+
+unsigned kq_fdtab_rx(int fd)
+{
+	struct fdent *e = ent(fd, false);
+	return e ? atomic_load_explicit(&e->rx, memory_order_relaxed) : 0;
 }
 
 /* Whether any socket has a stashed error: the socket calls' fast path. */

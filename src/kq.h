@@ -353,6 +353,10 @@ void kq_fdtab_stash_error(int fd, int err);
 int  kq_fdtab_peek_error(int fd);
 int  kq_fdtab_take_error(int fd);
 bool kq_fdtab_any_error(void);
+void kq_fdtab_rx_watch(int fd, int delta);   /* see filter/dgram.c */
+bool kq_fdtab_rx_any(void);
+void kq_fdtab_rx_note(int fd);
+unsigned kq_fdtab_rx(int fd);
 bool kq_fdtab_error_kept(int fd);
 void kq_fdtab_clear(int fd);
 bool kq_fdtab_busy(int fd);

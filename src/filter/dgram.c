@@ -11,9 +11,16 @@
  * kqueue looks at its socket again before it waits (kq_dgram_recheck):
  *   queue empty         forgotten;
  *   queue not empty     a record, once; after that again only when the
- *                       queue has changed (its memory, SO_MEMINFO), so a
- *                       program that leaves datagrams unread on purpose is
- *                       reminded once, not flooded.
+ *                       program has received from the socket since the
+ *                       last look (it read what a record said and waits
+ *                       for the next: the libc layer's receive calls count,
+ *                       fdtab.c) or the queue has grown (its memory,
+ *                       SO_MEMINFO), so a program that leaves datagrams
+ *                       unread on purpose is reminded once, not flooded.
+ * The queue's memory alone cannot tell a datagram taken: UDP gives receive
+ * memory back lazily, not while datagrams remain queued.  A program whose
+ * receives libkq does not see (raw system calls, a build without the libc
+ * replacements) gets the once-and-on-growth reminders only.
  * Cost: one FIONREAD per kevent() call after such a delivery, and one
  * getsockopt while datagrams stay queued.
  */
@@ -34,7 +41,9 @@
 
 struct recheck {
 	struct knote *kn;
+	int           fd;     /* kn's ident */
 	uint32_t      rmem;   /* queue memory when last reported by us */
+	unsigned      rx;     /* the socket's receive count at the last look */
 	bool          told;   /* a recheck record was made for this state */
 };
 
@@ -71,12 +80,14 @@ void kq_dgram_delivered(struct kqueue *kq, struct knote *kn)
 		r->cap = cap;
 		kq->rechecks = r;
 	}
-	r->v[r->n++] = (struct recheck){ kn, 0, false };
+	kq_fdtab_rx_watch((int)kn->ident, 1);
+	r->v[r->n++] = (struct recheck){ kn, (int)kn->ident, 0, kq_fdtab_rx((int)kn->ident), false };
 	kn->fpriv |= FPRIV_RECHECK;
 }
 
 static void drop_entry(struct kq_rechecks *r, unsigned i)
 {
+	kq_fdtab_rx_watch(r->v[i].fd, -1);
 	r->v[i].kn->fpriv &= ~FPRIV_RECHECK;
 	r->v[i] = r->v[--r->n];
 }
@@ -107,17 +118,23 @@ void kq_dgram_recheck(struct kqueue *kq)
 			continue;
 		}
 		int64_t mem = queue_memory(fd);
-		if (!e->told || mem != (int64_t)e->rmem) {
+		unsigned rx = kq_fdtab_rx(fd);
+		if (!e->told || mem != (int64_t)e->rmem || rx != e->rx) {
 			e->told = true;
 			e->rmem = (uint32_t)mem;
 			kq_activate(kq, e->kn);
 		}
+		e->rx = rx;
 		i++;
 	}
 }
 
 void kq_dgram_fini(struct kqueue *kq)
 {
+	/* normally empty: every knote was forgotten as it was dropped */
+	struct kq_rechecks *r = kq->rechecks;
+	for (unsigned i = 0; r && i < r->n; i++)
+		kq_fdtab_rx_watch(r->v[i].fd, -1);
 	free(kq->rechecks);
 	kq->rechecks = NULL;
 }

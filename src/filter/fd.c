@@ -890,8 +890,20 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 		if (r & EPOLLRDHUP) {
 			kn->flags |= EV_EOF;
 			kn->fflags = sock_error(fd, r);
+			return 1;
 		}
-		return 1;
+		if (r & EPOLLIN)
+			return 1;
+		/* EPOLLERR alone.  A pending socket error fires, as FreeBSD's
+		 * filt_soread fires on so_error (an ICMP error on a UDP socket)
+		 * until a receive returns it.  Linux also says EPOLLERR for as
+		 * long as IP_RECVERR's error queue holds a message, which only
+		 * recvmsg(MSG_ERRQUEUE) drains and FreeBSD has no notion of:
+		 * that alone is nothing a READ knote can report (a record the
+		 * program cannot consume would come back on every call), and
+		 * the level entry that keeps saying it is demoted to an edge
+		 * one (kq_fd_event). */
+		return sock_error(fd, r) != 0;
 	case KQ_FD_LISTEN_INET:
 	case KQ_FD_LISTEN_UNIX:
 	case KQ_FD_LISTEN_OTHER:

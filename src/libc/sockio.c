@@ -52,12 +52,15 @@ static inline int kept_error(int fd)
 }
 
 /* The same for a read: the kernel (Linux's and FreeBSD's) hands out data
- * still queued before the error, and a peek leaves the error in place. */
+ * still queued before the error, and a peek leaves the error in place.
+ * A receive is also counted on a watched datagram socket (fdtab.c). */
 static int kept_read_error_slow(int fd, int flags)
 {
 	int64_t queued = 0;
-	if (!kq_fdtab_error_kept(fd))   /* another socket's: nothing to ask */
-		return 0;
+	if (!(flags & MSG_PEEK) && kq_fdtab_rx_any())
+		kq_fdtab_rx_note(fd);
+	if (!kq_fdtab_any_error() || !kq_fdtab_error_kept(fd))
+		return 0;   /* none, or another socket's: nothing to ask */
 	if (kq_fd_inq(fd, &queued) == 0 && queued > 0)
 		return 0;
 	return (flags & MSG_PEEK) ? kq_fdtab_peek_error(fd) : kq_fdtab_take_error(fd);
@@ -65,7 +68,7 @@ static int kept_read_error_slow(int fd, int flags)
 
 static inline int kept_read_error(int fd, int flags)
 {
-	if (__builtin_expect(!kq_fdtab_any_error(), 1))
+	if (__builtin_expect(!kq_fdtab_any_error() && !kq_fdtab_rx_any(), 1))
 		return 0;
 	return kept_read_error_slow(fd, flags);
 }
