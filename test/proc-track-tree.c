@@ -166,9 +166,9 @@ static void dump_seen(void)
 /* Checks one record and files it.  Records of one process may be split or
  * merged, except that a NOTE_CHILD record never carries
  * NOTE_EXIT (FreeBSD PR 180385).  Flags: EV_CLEAR always (forced);
- * EV_EOF|EV_ONESHOT on exit records; a NOTE_CHILD record may also carry
- * EV_ONESHOT/EV_EOF (FreeBSD's child note is a one-shot knote); others
- * exactly EV_CLEAR. */
+ * EV_EOF|EV_ONESHOT on exit records; EV_CLEAR|EV_ONESHOT exactly on a
+ * NOTE_CHILD record (FreeBSD's child note is a knote of its own, registered
+ * EV_ONESHOT); others exactly EV_CLEAR. */
 static void take(const struct kevent *e)
 {
 	static const unsigned int known = NOTE_EXIT | NOTE_FORK | NOTE_EXEC |
@@ -190,9 +190,8 @@ static void take(const struct kevent *e)
 	else if ((e->fflags & NOTE_EXIT) &&
 		 e->flags != (EV_CLEAR | EV_EOF | EV_ONESHOT))
 		why = "exit record flags are not EV_CLEAR|EV_EOF|EV_ONESHOT";
-	else if ((e->fflags & NOTE_CHILD) && (!(e->flags & EV_CLEAR) ||
-		 (e->flags & ~(EV_CLEAR | EV_ONESHOT | EV_EOF))))
-		why = "NOTE_CHILD record flags";
+	else if ((e->fflags & NOTE_CHILD) && e->flags != (EV_CLEAR | EV_ONESHOT))
+		why = "NOTE_CHILD record flags are not EV_CLEAR|EV_ONESHOT";
 	else if (!(e->fflags & (NOTE_EXIT | NOTE_CHILD)) &&
 		 e->flags != EV_CLEAR)
 		why = "flags are not EV_CLEAR";

@@ -514,6 +514,10 @@ static int proc_event(struct kqueue *kq, struct knote *kn)
 	st->reported_child = st->child_pending;
 	kn->flags &= ~(EV_EOF | EV_ONESHOT);
 	if (st->child_pending) {
+		/* FreeBSD gives the NOTE_CHILD record a knote of its own,
+		 * registered EV_ONESHOT, and its record says so; here the
+		 * knote lives on (proc_delivered takes the flag back) */
+		kn->flags |= EV_ONESHOT;
 		kn->fflags = NOTE_CHILD;
 		kn->data = st->ppid;
 		return 1;
@@ -529,6 +533,7 @@ static void proc_delivered(struct kqueue *kq, struct knote *kn)
 {
 	struct pstate *st = kn->fstate;
 	if (st->reported_child) {
+		kn->flags &= ~EV_ONESHOT;
 		st->child_pending = false;
 		if (st->notes || st->trackerr)
 			kq_activate(kq, kn);
