@@ -53,7 +53,8 @@ set(KQ_LIBC_TESTS
   # sigwait(), sigwaitinfo(), sigtimedwait(): a signal taken ends its
   # pending episode, so the next send is counted
   signal-blocked signal-disable-enable signal-nested-peek signal-not-consumed
-  signal-pending-before signal-rt-blocked-sigwaitinfo signal-self-sync
+  signal-pending-before signal-rt-blocked-sigwaitinfo
+  signal-rt-blocked-kill-twice signal-self-sync
   signal-thread-directed signal-two-kqueues
   # posix_spawn() and vfork(): children keep ignored watched signals
   # ignored; a vfork child's signal calls are its own

@@ -18,11 +18,51 @@
  * one becomes pending, and the pending set is then counted once per pending
  * episode (pending_counted), so its later delivery is not counted twice.
  * Linux keeps one pending instance of a standard signal, so sends while it
- * is pending are not seen.  sigwait(), sigwaitinfo() and sigtimedwait() are
- * caught too: the signal they return ends its pending episode (and is
- * counted then if no kqueue had looked yet), so the next send counts again.
- * Both fds are registered edge-triggered in every kqueue that has signal
- * knotes; they belong to the process, not a kqueue.
+ * is pending are not seen: the kernel drops such a send before it notifies
+ * any signalfd, and no handler runs for it, so it leaves no trace at all.
+ * That is not only the blocked case.  A process-directed send is pending
+ * from the send until the thread the kernel picked (the main thread first,
+ * if it does not block the signal, even asleep in kevent()) is scheduled
+ * and takes it; sends from other threads or processes in that window are
+ * dropped.  A send the kernel gives the sending thread itself (raise(), or
+ * kill() when that thread is the one picked) is taken before the call
+ * returns, so back-to-back sends of that kind each count.
+ *
+ * A blocked real-time signal is queued once per send, but is visible here
+ * only as a pending bit: nothing counts the instances without taking
+ * them (PTRACE_PEEKSIGINFO needs a tracer in another process, and SigQ in
+ * /proc is the whole user's total).  Counting them by taking them all
+ * (sigtimedwait() with a zero timeout, or a signalfd read) and queueing
+ * them back with rt_sigqueueinfo()/rt_tgsigqueueinfo() and their siginfo
+ * was weighed and rejected, because the program could see it:
+ *  - while they are out, another thread sees them gone: sigpending(), a
+ *    zero-timeout sigtimedwait() and an unblock (POSIX wants a pending
+ *    unblocked signal delivered before pthread_sigmask() returns) find
+ *    nothing;
+ *  - a send arriving between the last take and the re-queue (another
+ *    process cannot be held off) lands ahead of the older instances,
+ *    breaking the FIFO order the program may rely on (a sequence number
+ *    in si_value), and no repair is atomic either;
+ *  - taking an instance gives its slot back to the user's
+ *    RLIMIT_SIGPENDING; if any process of that user takes the slot
+ *    first, the re-queue fails with EAGAIN (a sigqueue() instance is lost)
+ *    or goes in without its siginfo (a kill() instance);
+ *  - a take sees the caller's own thread-directed instances first and
+ *    then the process's, without saying which was which, and other
+ *    threads' own queues not at all;
+ *  - every re-queue is itself a send that wakes the signalfd, and so every
+ *    kqueue, which would take and re-queue again while the signal stays
+ *    blocked.
+ * None of that is confined to multi-threaded programs except the first.
+ * So a blocked real-time signal counts one while its instances wait, and
+ * each further instance when it is delivered or taken (below): the total
+ * is exact for instances the program takes, late by design.
+ *
+ * sigwait(), sigwaitinfo() and sigtimedwait() are caught too: the signal
+ * they return ends its pending episode (and is counted then if no kqueue
+ * had looked yet), so the next send counts again.  Both fds are registered
+ * edge-triggered in every kqueue that has signal knotes; they belong to the
+ * process, not a kqueue.
  *
  * A vfork() child runs in this memory until it execs or exits, with a copy
  * of the dispositions (libkq's handler included).  There the exported calls
