@@ -264,10 +264,13 @@ int kq_quiesce_wait(struct kqueue *kq)
 /*
  * A close libkq does not see (a raw system call, or any close in a build
  * without the libc replacements) leaves a kqueue recorded at a number the
- * kernel may since have given to another file.  A kqueue's descriptor is
- * an epoll set, an anonymous inode (no file type in st_mode); the sockets,
- * pipes, ttys and files a number usually goes to next are not, and are
- * not taken for that kqueue.  One fstat(), only for a recorded number.
+ * kernel may since have given to another file.  kcmp() tells exactly
+ * whether the number still names the kqueue's epoll set (its private copy,
+ * epfd, is the same open file).  Where kcmp() is missing (a kernel without
+ * it, a seccomp filter) an anonymous inode (no file type in st_mode) is
+ * taken for the kqueue: the sockets, pipes, ttys and files a number usually
+ * goes to next are not, but an eventfd, a timerfd or another epoll set
+ * would be.  One system call, only for a number recorded as a kqueue.
  */
 static bool anon_inode(int fd)
 {
@@ -275,9 +278,26 @@ static bool anon_inode(int fd)
 	return sys_fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == 0;
 }
 
+#define KCMP_FILE_ 0   /* <linux/kcmp.h>'s KCMP_FILE */
+
+static bool names_kqueue(const struct kqueue *kq, int fd)
+{
+	int epfd = kq->epfd;
+	if (epfd < 0)
+		return false;
+	long pid = KQ_SYSCALL(SYS_getpid);
+	long r = KQ_SYSCALL(SYS_kcmp, pid, pid, KCMP_FILE_, fd, epfd);
+	if (r >= 0)
+		return r == 0;
+	if (r == -EBADF)
+		return false;
+	return anon_inode(fd);
+}
+
 bool kq_is_kqueue_fd(int fd)
 {
-	return kq_fdtab_kq(fd) != NULL && anon_inode(fd);
+	struct kqueue *kq = kq_fdtab_kq(fd);
+	return kq != NULL && names_kqueue(kq, fd);
 }
 
 /* The ready queue is mirrored into wakefd's readability so that poll(),
@@ -561,12 +581,12 @@ void kq_fork_child_kqueues(void)
 		kq->ring = NULL;
 		if (kq->waitfd >= 0)
 			sys_close(kq->waitfd);
+		/* not a file that has the number since a close libkq did not
+		 * see: the child keeps that (names_kqueue, before epfd goes) */
+		if (kq->ufd >= 0 && names_kqueue(kq, kq->ufd))
+			sys_close(kq->ufd);
 		sys_close(kq->wakefd);
 		sys_close(kq->epfd);
-		/* not a socket, pipe or file that has the number since a close
-		 * libkq did not see: the child keeps that (anon_inode) */
-		if (kq->ufd >= 0 && anon_inode(kq->ufd))
-			sys_close(kq->ufd);
 		kq->dead = true;
 		kq->ufd = -1;
 	}
