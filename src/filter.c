@@ -14,6 +14,7 @@ extern const struct filterops kq_user_filtops;
 extern const struct filterops kq_signal_filtops;
 extern const struct filterops kq_proc_filtops;
 extern const struct filterops kq_vnode_filtops;
+extern const struct filterops kq_fs_filtops;
 
 const struct filterops *const kq_filters[EVFILT_SYSCOUNT] = {
 	[~EVFILT_READ]  = &kq_read_filtops,
@@ -23,6 +24,7 @@ const struct filterops *const kq_filters[EVFILT_SYSCOUNT] = {
 	[~EVFILT_SIGNAL] = &kq_signal_filtops,
 	[~EVFILT_PROC]  = &kq_proc_filtops,
 	[~EVFILT_VNODE] = &kq_vnode_filtops,
+	[~EVFILT_FS]    = &kq_fs_filtops,
 };
 
 const struct filterops *kq_filterops(short filter, int *err)

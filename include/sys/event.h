@@ -155,6 +155,43 @@ extern "C" {
 #define NOTE_NSECONDS    0x00000008
 #define NOTE_ABSTIME     0x00000010
 
+/*
+ * EVFILT_FS: the vfsquery flags, FreeBSD's names and values.  FreeBSD
+ * defines them in <sys/mount.h>; Linux's <sys/mount.h> has none of them, so
+ * libkq provides them here, where a program that includes <sys/event.h> and
+ * <sys/mount.h> in either order finds them.  libkq reports VQ_MOUNT and
+ * VQ_UNMOUNT; the others are FreeBSD's file-system conditions (an NFS
+ * server not responding, ...), which Linux does not signal: they are
+ * accepted and never reported.  See kevent(2), EVFILT_FS.
+ */
+#ifndef VQ_NOTRESP
+#define VQ_NOTRESP       0x0001   /* server down */
+#define VQ_NEEDAUTH      0x0002   /* server bad auth */
+#define VQ_LOWDISK       0x0004   /* we're low on space */
+#define VQ_MOUNT         0x0008   /* new file system arrived */
+#define VQ_UNMOUNT       0x0010   /* file system has left */
+#define VQ_DEAD          0x0020   /* file system is dead, needs force unmount */
+#define VQ_ASSIST        0x0040   /* file system needs assistance */
+#define VQ_NOTRESPLOCK   0x0080   /* server lockd down */
+#define VQ_FLAG0100      0x0100   /* placeholders */
+#define VQ_FLAG0200      0x0200
+#define VQ_FLAG0400      0x0400
+#define VQ_FLAG0800      0x0800
+#define VQ_FLAG1000      0x1000
+#define VQ_FLAG2000      0x2000
+#define VQ_FLAG4000      0x4000
+#define VQ_FLAG8000      0x8000
+#endif
+/*
+ * libkq extension (Apple's name and value; FreeBSD has no such note): a
+ * mounted file system's options changed (a remount).  Reported only to a
+ * knote that asks for it in fflags, so that a FreeBSD program never sees
+ * the bit.
+ */
+#ifndef VQ_UPDATE
+#define VQ_UPDATE        0x0100
+#endif
+
 /* kqueuex() flags */
 #define KQUEUE_CLOEXEC   0x00000001
 #define KQUEUE_CPONFORK  0x00000002   /* FreeBSD 15; not supported: EINVAL */

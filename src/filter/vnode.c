@@ -4,8 +4,8 @@
  * EVFILT_READ on regular files and directories (which epoll refuses, so a
  * file that grows must be noticed here).
  *
- * One inotify instance per kqueue, created on first use and registered in
- * its epoll set; never one per knote.  A watch is placed through
+ * One inotify instance per kqueue, created when the first watch needs it
+ * and registered in its epoll set; never one per knote.  A watch is placed through
  * /proc/thread-self/fd/N (kq_procfs_self(): /proc/self/fd/N is empty once
  * the main thread has called pthread_exit()), so it lands on the inode the
  * descriptor refers to, also once the name was unlinked or renamed.
@@ -15,12 +15,13 @@
  * union of what all of them need.  A `struct vwatch` per (kqueue, fd) records
  * what that fd needs and the last size and link count seen.
  *
- * Each inotify event is turned into the hint FreeBSD's file systems would
- * post (NOTE_WRITE|NOTE_EXTEND for a write that grows the file, NOTE_LINK or
- * NOTE_DELETE for a link count going up or down, NOTE_WRITE|NOTE_LINK for a
- * subdirectory appearing in a directory, ...), and as in FreeBSD's
- * filt_vfsvnode the whole hint is OR-ed into the knote once any bit of it was
- * asked for.
+ * Each inotify event is turned into the hints FreeBSD's file systems would
+ * post (NOTE_WRITE|NOTE_EXTEND for a write that grows the file, NOTE_ATTRIB
+ * for a truncation, NOTE_LINK or NOTE_DELETE for a link count going up or
+ * down, NOTE_WRITE|NOTE_LINK for a subdirectory appearing in a directory,
+ * ...), one per operation it stands for, and as in FreeBSD's filt_vfsvnode
+ * a hint is OR-ed whole into a knote once any bit of it was asked for, and
+ * not at all otherwise (hints_of, post_hints).
  *
  * rmdir() of a watched directory: inotify says nothing to the directory's
  * own watch while a descriptor keeps it alive (IN_DELETE_SELF comes at the
@@ -43,7 +44,8 @@
  * descriptor whose mount (mnt_id in its fdinfo) is no longer in the table
  * has been unmounted under it.  Without /proc there is no mount table to
  * read: NOTE_REVOKE knotes are accepted and that note is never reported
- * (man/kevent.2).
+ * (man/kevent.2).  The same watch serves EVFILT_FS (filter/fs.c): the table
+ * as last read is kept, and each new one compared with it by mount id.
  *
  * Without /proc: fanotify (Linux 5.1; without privilege 5.13) marks the
  * inode of a descriptor itself, fanotify_mark(dirfd = fd, path NULL).  The
@@ -126,7 +128,10 @@ struct vwatch {
 	uint32_t mask;         /* what this fd's knotes need */
 	bool     dir;
 	int64_t  size;         /* as last seen */
+	int64_t  blocks;
 	uint64_t nlink;
+	bool     holes;        /* its file system reports blocks at once (see
+				* modify_hints) */
 	/* the attributes NOTE_ATTRIB is about, as last seen: inotify merges
 	 * identical consecutive events, so a chmod and an unlink may arrive
 	 * as one IN_ATTRIB and only the comparison tells both happened */
@@ -151,11 +156,14 @@ struct vwatch {
 };
 
 struct kq_vnodes {
-	int             inofd;   /* inotify instance, or fanotify group if `fan` */
+	int             inofd;   /* inotify instance, or fanotify group if `fan`;
+				  * -1 until a watch needs one (EVFILT_FS
+				  * alone needs only the mount table) */
 	bool            fan;
 	struct fanobj **objs;    /* fan: FAN_BUCKETS chains */
 	int             next_wd; /* fan: the last wd made up */
 	int             mntfd;   /* <proc>/mountinfo, or -1 */
+	char           *mounts;  /* the table as last read (EVFILT_FS), or NULL */
 	struct vwatch **byfd, **bywd;
 	unsigned        nb;    /* buckets in each table, a power of two */
 	unsigned        count;   /* entries in byfd (parent entries are not) */
@@ -268,30 +276,40 @@ static int vnodes_get(struct kqueue *kq, struct kq_vnodes **out)
 		v = calloc(1, sizeof *v);
 		if (!v)
 			return -ENOMEM;
+		v->inofd = -1;
 		v->mntfd = -1;
-		int err = 0;
-		if (proc_fds()) {
-			int e = errno;
-			v->inofd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-			err = v->inofd < 0 ? -errno : 0;
-			errno = e;
-		} else {
-			v->inofd = fan_open(v);
-			err = v->inofd < 0 ? v->inofd : 0;
-		}
-		if (!err)
-			err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, v->inofd, EPOLLIN,
-					    KQ_TAG_INOTIFY);
-		if (err) {
-			if (v->inofd >= 0)
-				sys_close(v->inofd);
-			free(v->objs);
-			free(v);
-			return err;
-		}
 		kq->vnodes = v;
 	}
 	*out = v;
+	return 0;
+}
+
+/* The kqueue's inotify instance (or fanotify group), made on first need. */
+static int vnodes_notify(struct kqueue *kq, struct kq_vnodes *v)
+{
+	if (v->inofd >= 0)
+		return 0;
+	int fd, err = 0;
+	if (proc_fds()) {
+		int e = errno;
+		fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+		err = fd < 0 ? -errno : 0;
+		errno = e;
+	} else {
+		fd = fan_open(v);
+		err = fd < 0 ? fd : 0;
+	}
+	if (!err)
+		err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, fd, EPOLLIN, KQ_TAG_INOTIFY);
+	if (err) {
+		if (fd >= 0)
+			sys_close(fd);
+		free(v->objs);
+		v->objs = NULL;
+		v->fan = false;
+		return err;
+	}
+	v->inofd = fd;
 	return 0;
 }
 
@@ -305,6 +323,10 @@ static uint32_t inotify_mask(uint32_t notes, bool dir)
 		m |= IN_ATTRIB | (dir ? DIR_CHANGES : 0);
 	if (notes & (NOTE_ATTRIB | NOTE_DELETE))
 		m |= IN_ATTRIB;
+	/* a truncation is an attribute change, which inotify reports as a
+	 * write (IN_MODIFY) */
+	if ((notes & NOTE_ATTRIB) && !dir)
+		m |= IN_MODIFY;
 	if (notes & NOTE_DELETE)
 		m |= IN_DELETE_SELF;
 	if (notes & NOTE_RENAME)
@@ -344,6 +366,30 @@ static bool ts_eq(struct timespec a, struct timespec b)
 	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
 }
 
+/* Whether the file system behind fd counts a write's blocks in st_blocks
+ * as soon as write() returns (delayed allocation included): only there
+ * does "grew, but no new blocks" mean a hole (modify_hints).  Network and
+ * FUSE file systems may update st_blocks later, so there every growth is
+ * taken for a write. */
+static bool blocks_at_once(int fd)
+{
+	struct statfs sf;
+	int e = errno, r = fstatfs(fd, &sf);
+	errno = e;
+	if (r != 0)
+		return false;
+	switch ((unsigned long)sf.f_type) {
+	case 0x01021994:   /* tmpfs */
+	case 0xEF53:       /* ext2/3/4 */
+	case 0x58465342:   /* xfs */
+	case 0x9123683E:   /* btrfs */
+	case 0xF2F52010:   /* f2fs */
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Reads the file's state; returns whether an attribute changed. */
 static bool remember_stat(struct vwatch *w)
 {
@@ -354,6 +400,7 @@ static bool remember_stat(struct vwatch *w)
 		       st.st_gid != w->gid || !ts_eq(st.st_atim, w->atime) ||
 		       !ts_eq(st.st_mtim, w->mtime);
 	w->size = st.st_size;
+	w->blocks = st.st_blocks;
 	w->nlink = st.st_nlink;
 	w->dir = S_ISDIR(st.st_mode);
 	w->mode = st.st_mode;
@@ -711,27 +758,74 @@ static int fd_mnt_id(int fd)
 	return (p && sscanf(p + 7, "%d", &id) == 1) ? id : -1;
 }
 
-static int mounts_watch(struct kqueue *kq, struct kq_vnodes *v, struct vwatch *w)
+/* The whole mount table, read from the start of <proc>/mountinfo (one
+ * read may stop at a page), NUL-terminated; NULL without memory. */
+static char *mounts_read(int fd)
 {
-	if (w->mnt_id < 0)
-		w->mnt_id = fd_mnt_id(w->fd);
+	size_t cap = 1 << 16, len = 0;
+	char *table = malloc(cap);
+	if (!table)
+		return NULL;
+	for (;;) {
+		long n = KQ_SYSCALL(SYS_pread64, fd, table + len, cap - len - 1, (long)len);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		if (len + 1 == cap) {
+			char *t = realloc(table, cap * 2);
+			if (!t)
+				break;
+			table = t;
+			cap *= 2;
+		}
+	}
+	table[len] = 0;
+	return table;
+}
+
+/* Starts watching the mount table (NOTE_REVOKE, EVFILT_FS): 0 also where
+ * there is no /proc to read it from (nothing is reported then). */
+static int mounts_open(struct kqueue *kq, struct kq_vnodes *v)
+{
 	if (v->mntfd >= 0)
 		return 0;
 	char path[32];
 	snprintf(path, sizeof path, "%s/mountinfo", kq_procfs_self());
 	int fd = sys_open_ro(path);
 	if (fd == -ENOENT)
-		return 0;   /* no /proc: NOTE_REVOKE is never reported (see the top) */
+		return 0;
 	if (fd < 0)
 		return fd;
+	/* the table EVFILT_FS compares the next one with: read before the
+	 * entry exists, so that no change falls between the two */
+	char *table = mounts_read(fd);
 	/* reports EPOLLPRI|EPOLLERR once per change of the mount table */
-	int err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, fd, EPOLLPRI, KQ_TAG_MOUNTS);
+	int err = table ? sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, fd, EPOLLPRI, KQ_TAG_MOUNTS)
+			: -ENOMEM;
 	if (err) {
+		free(table);
 		sys_close(fd);
 		return err;
 	}
 	v->mntfd = fd;
+	v->mounts = table;
 	return 0;
+}
+
+static int mounts_watch(struct kqueue *kq, struct kq_vnodes *v, struct vwatch *w)
+{
+	if (w->mnt_id < 0)
+		w->mnt_id = fd_mnt_id(w->fd);
+	return mounts_open(kq, v);
+}
+
+/* For EVFILT_FS (filter/fs.c): the mount table is watched from now on. */
+int kq_mounts_watch(struct kqueue *kq);
+int kq_mounts_watch(struct kqueue *kq)
+{
+	struct kq_vnodes *v;
+	int err = vnodes_get(kq, &v);
+	return err ? err : mounts_open(kq, v);
 }
 
 static bool mount_listed(const char *table, int id)
@@ -747,32 +841,120 @@ static bool mount_listed(const char *table, int id)
 	return false;
 }
 
-static void post(struct kqueue *kq, int fd, uint32_t hint, uint32_t inmask);
+/* One line of mountinfo: "id parent maj:min root point options [tags] -
+ * type source superoptions".  What a remount changes are the two option
+ * fields; propagation tags and the rest are not the file system's. */
+struct mline {
+	int id;
+	const char *opts, *sopts;
+	size_t optlen, soptlen;
+};
 
-/* The mount table changed: revoke knotes whose mount went away. */
+static const char *field_end(const char *p)
+{
+	while (*p && *p != ' ' && *p != '\n')
+		p++;
+	return p;
+}
+
+static const char *field_skip(const char *p, int n)
+{
+	while (n-- > 0 && *p && *p != '\n') {
+		p = field_end(p);
+		if (*p == ' ')
+			p++;
+	}
+	return p;
+}
+
+static size_t mlines(const char *table, struct mline *out, size_t max)
+{
+	size_t n = 0;
+	for (const char *p = table; *p; ) {
+		const char *eol = strchr(p, '\n');
+		if (!eol)
+			eol = p + strlen(p);
+		if (n < max && *p >= '0' && *p <= '9') {
+			struct mline *l = &out[n++];
+			l->id = atoi(p);
+			l->opts = field_skip(p, 5);
+			l->optlen = (size_t)(field_end(l->opts) - l->opts);
+			const char *sep = strstr(l->opts, " - ");
+			if (sep && sep < eol) {
+				l->sopts = field_skip(sep + 3, 2);
+				l->soptlen = (size_t)(eol - l->sopts);
+			} else {
+				l->sopts = eol;
+				l->soptlen = 0;
+			}
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+	return n;
+}
+
+static int mline_cmp(const void *a, const void *b)
+{
+	int x = ((const struct mline *)a)->id, y = ((const struct mline *)b)->id;
+	return (x > y) - (x < y);
+}
+
+static size_t count_lines(const char *t)
+{
+	size_t n = 1;
+	for (; *t; t++)
+		n += *t == '\n';
+	return n;
+}
+
+/* What changed between two mount tables, as EVFILT_FS notes: a mount id
+ * new in `now` is a mount, one gone from it an unmount, one whose options
+ * differ a remount (VQ_UPDATE).  0 without memory to compare. */
+static uint32_t mounts_diff(const char *then, const char *now)
+{
+	size_t na = count_lines(then), nb = count_lines(now);
+	struct mline *a = malloc((na + nb) * sizeof *a);
+	if (!a)
+		return 0;
+	struct mline *b = a + na;
+	na = mlines(then, a, na);
+	nb = mlines(now, b, nb);
+	qsort(a, na, sizeof *a, mline_cmp);
+	qsort(b, nb, sizeof *b, mline_cmp);
+	uint32_t vq = 0;
+	size_t i = 0, j = 0;
+	while (i < na || j < nb) {
+		if (j == nb || (i < na && a[i].id < b[j].id)) {
+			vq |= VQ_UNMOUNT;
+			i++;
+		} else if (i == na || b[j].id < a[i].id) {
+			vq |= VQ_MOUNT;
+			j++;
+		} else {
+			if (a[i].optlen != b[j].optlen || a[i].soptlen != b[j].soptlen ||
+			    memcmp(a[i].opts, b[j].opts, a[i].optlen) != 0 ||
+			    memcmp(a[i].sopts, b[j].sopts, a[i].soptlen) != 0)
+				vq |= VQ_UPDATE;
+			i++;
+			j++;
+		}
+	}
+	free(a);
+	return vq;
+}
+
+void kq_fs_post(struct kqueue *kq, uint32_t hint);   /* filter/fs.c */
+
+/* The mount table changed: revoke knotes whose mount went away, and tell
+ * EVFILT_FS knotes what happened. */
 void kq_vnode_mounts_report(struct kqueue *kq)
 {
 	struct kq_vnodes *v = kq->vnodes;
 	if (!v || v->mntfd < 0)
 		return;
-	size_t cap = 1 << 16, len = 0;
-	char *table = malloc(cap);
+	char *table = mounts_read(v->mntfd);
 	if (!table)
 		return;
-	for (;;) {
-		long n = KQ_SYSCALL(SYS_pread64, v->mntfd, table + len, cap - len - 1, (long)len);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-		if (len + 1 == cap) {
-			char *t = realloc(table, cap * 2);
-			if (!t)
-				break;
-			table = t;
-			cap *= 2;
-		}
-	}
-	table[len] = 0;
 	for (unsigned b = 0; b < v->nb; b++)
 		for (struct vwatch *w = v->byfd[b]; w; w = w->fdnext)
 			if (w->revoke && !w->revoked && w->mnt_id >= 0 &&
@@ -780,7 +962,11 @@ void kq_vnode_mounts_report(struct kqueue *kq)
 				w->revoked = true;
 				post(kq, w->fd, NOTE_REVOKE, 0);
 			}
-	free(table);
+	uint32_t vq = v->mounts ? mounts_diff(v->mounts, table) : 0;
+	free(v->mounts);
+	v->mounts = table;
+	if (vq)
+		kq_fs_post(kq, vq);
 }
 
 /* Called after the knotes on fd changed (added, modified, removed). */
@@ -798,6 +984,8 @@ int kq_vnode_sync(struct kqueue *kq, int fd)
 		if (!fd_needs(kq, fd, S_ISDIR(st.st_mode), &revoke) && !revoke)
 			return 0;
 		err = vnodes_get(kq, &v);
+		if (!err)
+			err = vnodes_notify(kq, v);
 		if (err)
 			return err;
 		if (v->count >= v->nb && (err = grow(v)) != 0)
@@ -810,6 +998,7 @@ int kq_vnode_sync(struct kqueue *kq, int fd)
 		w->mnt_id = -1;
 		w->pfd = -1;
 		remember_stat(w);
+		w->holes = !w->dir && blocks_at_once(fd);
 		w->fdnext = v->byfd[bucket(fd, v->nb)];
 		v->byfd[bucket(fd, v->nb)] = w;
 		v->count++;
@@ -861,67 +1050,118 @@ int kq_vnode_sync(struct kqueue *kq, int fd)
 
 /* ---- events ---- */
 
-/* FreeBSD's hint for one inotify event on one watched fd.  `paired` says a
- * rename's other half is in the same directory (no link count change). */
-static uint32_t hint_of(struct vwatch *w, const struct inotify_event *ev, bool paired)
+/*
+ * What one inotify event stands for, as the hints FreeBSD's file systems
+ * would have posted: each operation posts its own (a write NOTE_WRITE |
+ * NOTE_EXTEND, a chmod NOTE_ATTRIB, an unlink NOTE_DELETE), and a knote
+ * takes a hint only when it asked for a bit of it.  One event here may
+ * stand for several operations (inotify merges identical events, and the
+ * fstat below may see later changes), so the hints are kept apart: merged,
+ * a knote asking only NOTE_DELETE would also get the NOTE_ATTRIB of a
+ * chmod that came before.
+ */
+struct hints {
+	uint32_t h[12];
+	unsigned n;
+};
+
+static void hint_add(struct hints *hs, uint32_t h)
 {
-	uint32_t h = 0, m = ev->mask;
-	if (w->dir && (m & DIR_CHANGES)) {
-		h |= NOTE_WRITE;
-		if ((m & IN_ISDIR) && !paired)
-			h |= NOTE_LINK;
+	if (h && hs->n < sizeof hs->h / sizeof hs->h[0])
+		hs->h[hs->n++] = h;
+}
+
+/*
+ * IN_MODIFY on a file is a write or a truncation: Linux reports both
+ * alike.  FreeBSD posts NOTE_WRITE for a write (| NOTE_EXTEND when it grows
+ * the file), but a truncation goes through VOP_SETATTR, whose hook posts
+ * NOTE_ATTRIB, with NOTE_EXTEND when the file grows.  A write never
+ * shortens a file; growth that brought no new blocks and ends past the
+ * space allocated before is a hole, which only a truncation leaves.  What
+ * this cannot tell apart (docs/differences.md): a truncation and a write
+ * seen in one event are taken for the one that decides the size, and a
+ * truncation that keeps the size or grows within allocated space for a
+ * write.
+ */
+static void modify_hints(const struct vwatch *w, int64_t size, int64_t blocks,
+			 struct hints *hs)
+{
+	if (w->size < size) {
+		hint_add(hs, NOTE_ATTRIB);
+	} else if (w->size > size && w->holes && w->blocks <= blocks &&
+		   w->size > blocks * 512) {
+		hint_add(hs, NOTE_ATTRIB);
+		hint_add(hs, NOTE_EXTEND);
+	} else {
+		hint_add(hs, NOTE_WRITE | (w->size > size ? NOTE_EXTEND : 0));
 	}
+}
+
+/* FreeBSD's hints for one inotify event on one watched fd.  `paired` says
+ * a rename's other half is in the same directory (no link count change). */
+static void hints_of(struct vwatch *w, const struct inotify_event *ev, bool paired,
+		     struct hints *hs)
+{
+	uint32_t m = ev->mask;
+	if (w->dir && (m & DIR_CHANGES))
+		hint_add(hs, NOTE_WRITE | ((m & IN_ISDIR) && !paired ? NOTE_LINK : 0));
 	if (m & (IN_MODIFY | IN_ATTRIB)) {
 		/* Events are read in batches, so this fstat may already see
 		 * later changes: a link count delta is reported whenever it is
 		 * seen, whatever event led here (FreeBSD would have posted it
 		 * with the change that caused it; the record merges them). */
-		int64_t size = w->size;
+		int64_t size = w->size, blocks = w->blocks;
 		uint64_t nlink = w->nlink;
 		bool attr = remember_stat(w);
 		if (w->dir) {
 			/* its count moves with subdirectories, reported with
 			 * their events; only its removal is news here */
 			if (w->nlink == 0 && nlink > 0)
-				h |= NOTE_DELETE;
+				hint_add(hs, NOTE_DELETE);
 		} else if (w->nlink > nlink) {
-			h |= NOTE_LINK;
+			hint_add(hs, NOTE_LINK);
 		} else if (w->nlink < nlink) {
-			h |= NOTE_DELETE;
+			hint_add(hs, NOTE_DELETE);
 		}
-		if (m & IN_MODIFY)
-			h |= NOTE_WRITE | (w->size > size ? NOTE_EXTEND : 0);
+		if ((m & IN_MODIFY) && !w->dir)
+			modify_hints(w, size, blocks, hs);
 		/* IN_ATTRIB with no visible link count change is an attribute
 		 * change even when only the ctime moved (chown to the same
-		 * owner, xattrs); a directory's IN_ATTRIB is never about links */
+		 * owner, xattrs); a directory's IN_ATTRIB is never about links.
+		 * Growth first seen here came from a write or truncation
+		 * nobody watched for: its own hint. */
 		if ((m & IN_ATTRIB) && (attr || w->dir || w->nlink == nlink))
-			h |= NOTE_ATTRIB | (w->size > size ? NOTE_EXTEND : 0);
+			hint_add(hs, NOTE_ATTRIB);
+		if (!(m & IN_MODIFY) && w->size > size)
+			hint_add(hs, NOTE_EXTEND);
 	}
 	if ((m & IN_DELETE_SELF) && w->nlink > 0) {
 		w->nlink = 0;
-		h |= NOTE_DELETE;
+		hint_add(hs, NOTE_DELETE);
 	}
 	if (m & IN_MOVE_SELF) {
-		h |= NOTE_RENAME;
+		hint_add(hs, NOTE_RENAME);
 		if (w->parent)
 			w->reparent = true;
 	}
 	if ((m & IN_UNMOUNT) && !w->revoked) {
 		w->revoked = true;
-		h |= NOTE_REVOKE;
+		hint_add(hs, NOTE_REVOKE);
 	}
 	if (m & IN_OPEN)
-		h |= NOTE_OPEN;
+		hint_add(hs, NOTE_OPEN);
 	if (m & IN_ACCESS)
-		h |= NOTE_READ;
+		hint_add(hs, NOTE_READ);
 	if (m & IN_CLOSE_NOWRITE)
-		h |= NOTE_CLOSE;
+		hint_add(hs, NOTE_CLOSE);
 	if (m & IN_CLOSE_WRITE)
-		h |= NOTE_CLOSE_WRITE;
-	return h;
+		hint_add(hs, NOTE_CLOSE_WRITE);
 }
 
-static void post(struct kqueue *kq, int fd, uint32_t hint, uint32_t inmask)
+/* Posts hints to the knotes on fd (FreeBSD's filt_vfsvnode: a hint counts
+ * for a knote only if it holds a bit the knote asked for; one that gets
+ * nothing is not activated). */
+static void post_hints(struct kqueue *kq, int fd, const struct hints *hs, uint32_t inmask)
 {
 	struct kq_fdslot *s = kq_fdslot(kq, fd, false);
 	for (struct knote *kn = s ? s->head : NULL; kn; kn = kn->link) {
@@ -930,13 +1170,26 @@ static void post(struct kqueue *kq, int fd, uint32_t hint, uint32_t inmask)
 				kq_activate(kq, kn);
 			continue;
 		}
-		if (kn->filter != EVFILT_VNODE || !(kn->sfflags & hint))
+		if (kn->filter != EVFILT_VNODE)
 			continue;
-		kn->fflags |= hint;
-		if (hint & NOTE_REVOKE)
+		uint32_t add = 0;
+		for (unsigned i = 0; i < hs->n; i++)
+			if (kn->sfflags & hs->h[i])
+				add |= hs->h[i];
+		if (!add)
+			continue;
+		kn->fflags |= add;
+		if (add & NOTE_REVOKE)
 			kn->flags |= EV_EOF | EV_ONESHOT;
 		kq_activate(kq, kn);
 	}
+}
+
+static void post(struct kqueue *kq, int fd, uint32_t hint, uint32_t inmask)
+{
+	struct hints hs = { .n = 0 };
+	hint_add(&hs, hint);
+	post_hints(kq, fd, &hs, inmask);
 }
 
 /* A rename inside one directory shows as MOVED_FROM and MOVED_TO with one
@@ -970,12 +1223,17 @@ static void reparent(struct kqueue *kq, struct kq_vnodes *v, struct vwatch *w)
 	parent_attach(v, w);
 }
 
-/* Events were lost: report what each knote asked for. */
+/* Events were lost: report what each knote asked for (its requested
+ * bits only, as if each had been posted on its own). */
 static void overflowed(struct kqueue *kq, struct kq_vnodes *v)
 {
+	struct hints hs = { .n = 0 };
+	for (uint32_t b = 1; b & ALL_NOTES; b <<= 1)
+		if (b != NOTE_REVOKE)
+			hint_add(&hs, b);
 	for (unsigned b = 0; b < v->nb; b++)
 		for (struct vwatch *w = v->byfd[b]; w; w = w->fdnext)
-			post(kq, w->fd, ALL_NOTES & ~NOTE_REVOKE, IN_Q_OVERFLOW);
+			post_hints(kq, w->fd, &hs, IN_Q_OVERFLOW);
 }
 
 /* One event on watch ev->wd, to every entry on it. */
@@ -995,7 +1253,9 @@ static void dispatch(struct kqueue *kq, struct kq_vnodes *v, const struct inotif
 			parent_event(kq, w, ev);
 			continue;
 		}
-		post(kq, w->fd, hint_of(w, ev, paired), ev->mask);
+		struct hints hs = { .n = 0 };
+		hints_of(w, ev, paired, &hs);
+		post_hints(kq, w->fd, &hs, ev->mask);
 		if (w->reparent)
 			v->reparent = true;
 	}
@@ -1054,7 +1314,7 @@ void kq_vnode_report(struct kqueue *kq);
 void kq_vnode_report(struct kqueue *kq)
 {
 	struct kq_vnodes *v = kq->vnodes;
-	if (!v)
+	if (!v || v->inofd < 0)
 		return;
 	union {
 		struct inotify_event ev;
@@ -1116,9 +1376,11 @@ void kq_vnode_fini(struct kqueue *kq)
 			next = o->next;
 			free(o);
 		}
-	sys_close(v->inofd);
+	if (v->inofd >= 0)
+		sys_close(v->inofd);
 	if (v->mntfd >= 0)
 		sys_close(v->mntfd);
+	free(v->mounts);
 	free(v->objs);
 	free(v->byfd);
 	free(v->bywd);
@@ -1131,7 +1393,8 @@ static void vnode_forget(struct kqueue *kq)
 	struct kq_vnodes *v = kq->vnodes;
 	if (!v)
 		return;
-	sys_close(v->inofd);
+	if (v->inofd >= 0)
+		sys_close(v->inofd);
 	if (v->mntfd >= 0)
 		sys_close(v->mntfd);
 	for (unsigned b = 0; b < v->nb; b++)
