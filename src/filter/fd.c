@@ -583,6 +583,14 @@ static void demote(struct kqueue *kq, struct knote *kn)
 		kn->flags |= EV_DROP;   /* see stale_err(); the core drops it */
 }
 
+/* Bytes readable past a TCP urgent mark (see read_event), or 0. */
+static int64_t past_urgent_mark(int fd)
+{
+	long r = KQ_SYSCALL(SYS_recvfrom, fd, NULL, (size_t)1 << 30,
+			    MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT, NULL, NULL);
+	return r > 0 ? r : 0;
+}
+
 /* The socket error for an EV_EOF record, kept for the program (see top). */
 static unsigned sock_error(int fd, uint32_t r)
 {
@@ -866,6 +874,13 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 		if ((inq_of(kn, fd, &n) != 0 || ((r & EPOLLHUP) && !(r & EPOLLRDHUP))) &&
 		    reclassify(s, fd))
 			return read_event(kq, kn, s, r);
+		/* Linux's FIONREAD counts TCP data only up to the urgent mark,
+		 * and so says 0 at the mark once the urgent byte was taken out
+		 * of band, while the bytes after it are readable (EPOLLIN).
+		 * FreeBSD's buffer no longer holds that byte: READ fires for
+		 * them.  A peek that copies nothing counts them. */
+		if (n == 0 && (r & EPOLLIN) && s->kind == KQ_FD_TCP)
+			n = past_urgent_mark(fd);
 		kn->data = n;
 		if (r & EPOLLRDHUP) {
 			kn->flags |= EV_EOF;
