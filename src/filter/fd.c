@@ -583,11 +583,16 @@ static void demote(struct kqueue *kq, struct knote *kn)
 		kn->flags |= EV_DROP;   /* see stale_err(); the core drops it */
 }
 
-/* Bytes readable past a TCP urgent mark (see read_event), or 0. */
+/* Bytes readable past a TCP urgent mark (see read_event), or 0.  Asked
+ * only of a socket without an error or hang-up, but one may come in the
+ * meantime, and a receive, even a peek, takes the pending error: it is
+ * kept for the program (see top). */
 static int64_t past_urgent_mark(int fd)
 {
 	long r = KQ_SYSCALL(SYS_recvfrom, fd, NULL, (size_t)1 << 30,
 			    MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT, NULL, NULL);
+	if (r < 0 && r != -EAGAIN && r != -EINTR)
+		kq_fdtab_stash_error(fd, (int)-r);
 	return r > 0 ? r : 0;
 }
 
@@ -879,7 +884,8 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 		 * of band, while the bytes after it are readable (EPOLLIN).
 		 * FreeBSD's buffer no longer holds that byte: READ fires for
 		 * them.  A peek that copies nothing counts them. */
-		if (n == 0 && (r & EPOLLIN) && s->kind == KQ_FD_TCP)
+		if (n == 0 && (r & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) == EPOLLIN &&
+		    s->kind == KQ_FD_TCP)
 			n = past_urgent_mark(fd);
 		kn->data = n;
 		if (r & EPOLLRDHUP) {
