@@ -202,14 +202,79 @@ struct kqueue {
 	atomic_int         deferred[KQ_DEFER_MAX];
 };
 
-/* epoll_event.data tags that are not fd entries */
-#define KQ_TAG_WAKE    UINT64_MAX
-#define KQ_TAG_INOTIFY (UINT64_MAX - 1)
-#define KQ_TAG_WRSET   (UINT64_MAX - 2)
-#define KQ_TAG_TIMER   (UINT64_MAX - 3)
-#define KQ_TAG_SIGNAL  (UINT64_MAX - 4)
-#define KQ_TAG_PROCCN  (UINT64_MAX - 5)
-#define KQ_TAG_MOUNTS  (UINT64_MAX - 6)
+/*
+ * Sources: the kernel side of the filters.  Every object a kqueue puts in
+ * its epoll set carries a tag in epoll_event.data: a descriptor entry
+ * (generation << 32) | fd, a pidfd entry its own (filter/proc.c, bit 31 of
+ * the low word set), and each per-kqueue object one of the fixed tags
+ * below, at the very top of the range.  The scan hands each epoll report
+ * to the source that owns its tag (source.c has the table), as FreeBSD's
+ * kqueue_scan reaches filters only through their filterops; a source may
+ * also take part in every kevent() call at fixed points.  Every member but
+ * report is optional, and a source that owns no tag has no report.
+ */
+struct kq_source {
+	/* An epoll report carrying one of the source's tags. */
+	void (*report)(struct kqueue *kq, uint64_t tag, uint32_t revents);
+	/* A kevent() call begins its scan. */
+	void (*begin)(struct kqueue *kq);
+	/* A harvest's reports are about to be handed out (all of them). */
+	void (*harvest)(struct kqueue *kq, const struct epoll_event *evs, int n);
+	/* The call is about to sleep. */
+	void (*sleep)(struct kqueue *kq);
+	/* At most the first nevents knotes of the queue are about to be
+	 * delivered. */
+	void (*deliver)(struct kqueue *kq, int nevents);
+};
+
+/* The sources with a fixed tag: KQ_TAG(KQ_SRC_x) */
+enum {
+	KQ_SRC_WAKE,      /* the kqueue's wake eventfd (kqueue.c) */
+	KQ_SRC_INOTIFY,   /* vnode knotes' inotify or fanotify group */
+	KQ_SRC_WRSET,     /* the nested set of split WRITE entries (fd.c) */
+	KQ_SRC_TIMER,     /* the timers' timerfd */
+	KQ_SRC_SIGNAL,    /* the signal fds */
+	KQ_SRC_PROCCN,    /* the proc connector socket */
+	KQ_SRC_MOUNTS,    /* the mount table (vnode and fs knotes) */
+	KQ_SRC_FIXED
+};
+#define KQ_TAG(src) (UINT64_MAX - (uint64_t)(src))
+#define KQ_TAG_WAKE    KQ_TAG(KQ_SRC_WAKE)
+#define KQ_TAG_INOTIFY KQ_TAG(KQ_SRC_INOTIFY)
+#define KQ_TAG_WRSET   KQ_TAG(KQ_SRC_WRSET)
+#define KQ_TAG_TIMER   KQ_TAG(KQ_SRC_TIMER)
+#define KQ_TAG_SIGNAL  KQ_TAG(KQ_SRC_SIGNAL)
+#define KQ_TAG_PROCCN  KQ_TAG(KQ_SRC_PROCCN)
+#define KQ_TAG_MOUNTS  KQ_TAG(KQ_SRC_MOUNTS)
+
+/* source.c */
+extern const struct kq_source kq_fd_source, kq_pidfd_source;
+extern const struct kq_source *const kq_fixed_sources[KQ_SRC_FIXED];
+/* The source that owns an epoll report's tag. */
+static inline const struct kq_source *kq_source_of(uint64_t tag)
+{
+	/* descriptor entries first: bit 31 of their low word is clear (fds
+	 * are below 2^31); every other tag has it set */
+	if (__builtin_expect(!((uint32_t)tag & 0x80000000u), 1))
+		return &kq_fd_source;
+	uint64_t k = UINT64_MAX - tag;
+	return k < KQ_SRC_FIXED ? kq_fixed_sources[k] : &kq_pidfd_source;
+}
+void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents);   /* kq_fd_source's */
+/* Hands one epoll report to its source; a descriptor's, by far the most
+ * common, with a direct call (which link-time optimization inlines). */
+static inline void kq_source_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
+{
+	const struct kq_source *src = kq_source_of(tag);
+	if (src == &kq_fd_source)
+		kq_fd_report(kq, tag, revents);
+	else
+		src->report(kq, tag, revents);
+}
+void kq_sources_begin(struct kqueue *kq);
+void kq_sources_harvest(struct kqueue *kq, const struct epoll_event *evs, int n);
+void kq_sources_sleep(struct kqueue *kq);
+void kq_sources_deliver(struct kqueue *kq, int nevents);
 
 /* kqueue.c */
 int  kq_create(int flags);
@@ -234,7 +299,6 @@ static inline void kq_deferred(struct kqueue *kq)
 		kq_deferred_apply(kq);
 }
 void kq_sync_wake(struct kqueue *kq);
-void kq_wake_reported(struct kqueue *kq);
 void kq_fd_closing(int fd);                   /* libc/close.c: knotes die with fd */
 /* the libc replacement layer's objects (libc/close.c explains) */
 extern const char kq_close_anchor, kq_vfork_anchor, kq_sockio_anchor,
@@ -289,24 +353,15 @@ void kq_filters_forget(struct kqueue *kq);
 /* filter/dgram.c: EV_CLEAR datagram sockets */
 void kq_dgram_delivered(struct kqueue *kq, struct knote *kn);
 void kq_dgram_forget(struct kqueue *kq, struct knote *kn);
-void kq_dgram_recheck(struct kqueue *kq);
 void kq_dgram_fini(struct kqueue *kq);
 
 /* filter/timer.c, filter/signal.c */
-void kq_timer_report(struct kqueue *kq);
-void kq_signal_report(struct kqueue *kq);
-void kq_signal_verify(struct kqueue *kq);   /* before kevent() sleeps */
 uint64_t kq_signal_spawn_enter(sigset_t *old);   /* around posix_spawn() */
 /* libc/signal.c's sigaction() and sigwait family */
 int  kq_signal_sigaction(int sig, const struct sigaction *act, struct sigaction *oact);
 void kq_signal_consumed(int sig);
 void kq_signal_spawn_leave(uint64_t swapped, const sigset_t *old);
-bool kq_proc_tag(uint64_t tag);
-void kq_proc_report(struct kqueue *kq, uint64_t tag, uint32_t revents);
-void kq_proc_connector_report(struct kqueue *kq);
 int  kq_vnode_sync(struct kqueue *kq, int fd);
-void kq_vnode_report(struct kqueue *kq);
-void kq_vnode_mounts_report(struct kqueue *kq);
 
 /* register.c */
 int  kq_register(struct kqueue *kq, struct kevent *kev);
@@ -315,6 +370,9 @@ int  kq_register(struct kqueue *kq, struct kevent *kev);
 int  kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
              const struct timespec *timeout, bool cancellable);
 int  kq_harvest(struct kqueue *kq, int maxevents, int want);
+/* Hands n epoll reports to their sources (a source with a nested set of
+ * its own passes that set's reports back in). */
+void kq_scan_reports(struct kqueue *kq, const struct epoll_event *evs, int n);
 int  kq_harvest_init(struct kqueue *kq);
 int  kq_pending_count(struct kqueue *kq);
 
@@ -332,8 +390,6 @@ bool kq_uring_usable(void);
 struct kq_uring *kq_uring_new(void);
 void kq_uring_free(struct kq_uring *r);
 int  kq_uring_ask(struct kq_uring *r, const struct kq_uring_q *q, int *out, unsigned n);
-void kq_fd_prefetch(struct kqueue *kq, int nevents);   /* filter/fd.c */
-void kq_fd_prefetch_reports(struct kqueue *kq, const struct epoll_event *evs, int n);
 
 /* fork.c, and the pieces it calls */
 void kq_fork_prepare_kqueues(void);

@@ -310,7 +310,7 @@ bool kq_is_kqueue_fd(int fd)
  * wakes immediately blocks on the lock.  Until it happens wake_on already
  * says "readable"; a waiter that meanwhile drained the queue may drain
  * wakefd before the write lands, leaving a stray count with wake_on false,
- * which the next report of the wake tag drains (kq_wake_reported). */
+ * which the next report of the wake tag drains (wake_report). */
 static bool kq_sync_wake_deferred(struct kqueue *kq)
 {
 	bool want = kq->qhead != NULL || kq->dead;
@@ -330,11 +330,15 @@ void kq_sync_wake(struct kqueue *kq)
 }
 
 /* epoll reported wakefd readable; drop a count nobody stands behind. */
-void kq_wake_reported(struct kqueue *kq)
+static void wake_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 {
+	(void)tag;
+	(void)revents;
 	if (!kq->wake_on)
 		sys_eventfd_drain(kq->wakefd);
 }
+
+const struct kq_source kq_wake_source = { .report = wake_report };
 
 /* Called locked with dead set, users == 0 and kq off the live list. */
 static void kq_teardown(struct kqueue *kq)

@@ -20,8 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The WRITE set's reports are read into a stack buffer of this many. */
-#define WRSET_MAX 512
 /* Bounds of kq->hbuf, in reports.  It is grown to what a kevent() call asks
  * for (nevents + 2) so that one epoll_wait() brings everything: with level
  * entries, a second call would start returning the first call's entries
@@ -30,47 +28,13 @@
 #define HARVEST_MIN 64
 #define HARVEST_CAP 16384
 
-void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents);   /* filter/fd.c */
-
-static void kq_process(struct kqueue *kq, const struct epoll_event *evs, int n);
-
-/* The nested WRITE set (filter/fd.c) is ready: take its reports too. */
-static void kq_process_wrset(struct kqueue *kq)
-{
-	struct epoll_event evs[WRSET_MAX];
-	int r = kq_epoll_wait(kq->wrfd, evs, WRSET_MAX, 0);
-	if (r > 0)
-		kq_process(kq, evs, r);
-}
-
-static void kq_process(struct kqueue *kq, const struct epoll_event *evs, int n)
+/* Each report goes to the source that owns its tag (source.c). */
+void kq_scan_reports(struct kqueue *kq, const struct epoll_event *evs, int n)
 {
 	kq->nreports += (unsigned)n;
-	kq_fd_prefetch_reports(kq, evs, n);
+	kq_sources_harvest(kq, evs, n);
 	for (int i = 0; i < n; i++) {
-		uint64_t tag = evs[i].data.u64;
-		/* descriptor entries first: bit 31 of their low word is clear
-		 * (fds are below 2^31); every other tag has it set */
-		if (!((uint32_t)tag & 0x80000000u)) {
-			kq_fd_report(kq, tag, evs[i].events);
-			continue;
-		}
-		if (tag == KQ_TAG_WAKE)
-			kq_wake_reported(kq);
-		else if (tag == KQ_TAG_INOTIFY)
-			kq_vnode_report(kq);
-		else if (tag == KQ_TAG_WRSET)
-			kq_process_wrset(kq);
-		else if (tag == KQ_TAG_TIMER)
-			kq_timer_report(kq);
-		else if (tag == KQ_TAG_SIGNAL)
-			kq_signal_report(kq);
-		else if (tag == KQ_TAG_PROCCN)
-			kq_proc_connector_report(kq);
-		else if (tag == KQ_TAG_MOUNTS)
-			kq_vnode_mounts_report(kq);
-		else if (kq_proc_tag(tag))
-			kq_proc_report(kq, tag, evs[i].events);
+		kq_source_report(kq, evs[i].data.u64, evs[i].events);
 	}
 }
 
@@ -111,7 +75,7 @@ static void harvest_rest(struct kqueue *kq, int r, int maxevents, int want)
 		r = kq_epoll_wait(kq->epfd, kq->hbuf, maxevents, 0);
 		if (r <= 0)
 			return;
-		kq_process(kq, kq->hbuf, r);
+		kq_scan_reports(kq, kq->hbuf, r);
 		if (kq->qcount == before)
 			return;
 	}
@@ -124,7 +88,7 @@ int kq_harvest(struct kqueue *kq, int maxevents, int want)
 		maxevents = kq->hbufcap;
 	int r = kq_epoll_wait(kq->epfd, kq->hbuf, maxevents, 0);
 	if (r > 0) {
-		kq_process(kq, kq->hbuf, r);
+		kq_scan_reports(kq, kq->hbuf, r);
 		harvest_rest(kq, r, maxevents, want);
 	}
 	return r;
@@ -431,8 +395,7 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 	int err = kq_quiesce(kq);
 	if (err)
 		return err;
-	if (kq->rechecks)
-		kq_dgram_recheck(kq);
+	kq_sources_begin(kq);
 	int want = nevents < HARVEST_CAP - 2 ? nevents + 2 : HARVEST_CAP;
 	int maxev = harvest_room(kq, want);
 	if (maxev > want)
@@ -473,12 +436,12 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 				if ((err = kq_quiesce(kq)) != 0)
 					return err;
 			}
-			kq_signal_verify(kq);
+			kq_sources_sleep(kq);
 			bool consume = !kq->consumer && !kq->quiescers;
 			int r = wait_unlocked(kq, maxev, rem, cancellable, consume);
 			if (consume) {
 				if (r > 0)
-					kq_process(kq, kq->hbuf, r);
+					kq_scan_reports(kq, kq->hbuf, r);
 				kq->consumer = false;
 				kq_cond_broadcast(&kq->cond);
 			}
@@ -496,7 +459,7 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 		}
 		struct delivered dl;
 		dl.n = 0;
-		kq_fd_prefetch(kq, nevents);
+		kq_sources_deliver(kq, nevents);
 		int n = kq_deliver(kq, ev, nevents, &dl, carried);
 		carried = 0;
 		absorb_window(kq, &dl);

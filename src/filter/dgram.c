@@ -8,7 +8,7 @@
  * `data` bytes' worth and waits for the next record (a common UDP loop)
  * would strand the datagrams behind the first.  So a knote delivered with a
  * datagram count is remembered here, and the next kevent() call on the
- * kqueue looks at its socket again before it waits (kq_dgram_recheck):
+ * kqueue looks at its socket again before it waits (dgram_begin):
  *   queue empty         forgotten;
  *   queue not empty     a record, once; after that again only when the
  *                       program has received from the socket since the
@@ -105,8 +105,8 @@ void kq_dgram_forget(struct kqueue *kq, struct knote *kn)
 		}
 }
 
-/* Start of a kevent() call (scan.c). */
-void kq_dgram_recheck(struct kqueue *kq)
+/* Start of a kevent() call (the source's begin hook). */
+static void dgram_begin(struct kqueue *kq)
 {
 	struct kq_rechecks *r = kq->rechecks;
 	for (unsigned i = 0; r && i < r->n;) {
@@ -138,3 +138,5 @@ void kq_dgram_fini(struct kqueue *kq)
 	free(kq->rechecks);
 	kq->rechecks = NULL;
 }
+
+const struct kq_source kq_dgram_source = { .begin = dgram_begin };

@@ -57,8 +57,8 @@ __attribute__((constructor)) static void fd_exact_eof_env(void)
 
 #define FPRIV_WATCHED KQ_FPRIV_FILE_WATCHED
 /* A TCP READ knote's data holds its SIOCINQ answer, a TCP WRITE knote's
- * its send space, from this call's batch (kq_fd_prefetch,
- * kq_fd_prefetch_reports); TCP READ and WRITE knotes use fpriv for nothing
+ * its send space, from this call's batch (fd_deliver,
+ * fd_harvest); TCP READ and WRITE knotes use fpriv for nothing
  * else. */
 #define FPRIV_INQ     0x02
 #define FPRIV_SPACE   0x04
@@ -628,7 +628,7 @@ static int64_t rcv_lowat(struct knote *kn, int fd)
 	return v;
 }
 
-/* Takes the answer this call's batch left on kn for `flag` (kq_fd_prefetch),
+/* Takes the answer this call's batch left on kn for `flag` (fd_deliver),
  * if there is one. */
 static bool batch_answer(struct knote *kn, uint8_t flag, int64_t *n)
 {
@@ -663,9 +663,9 @@ static int space_of(struct knote *kn, int fd, bool died, int64_t *n)
  * their counts in one io_uring submission when there are enough of them to
  * pay for it (mux/uring.c; bench/uring-queries: from about 4 knotes on, a
  * READ knote asking one question, a WRITE knote two).  Two moments
- * evaluate many at once: a delivery (kq_fd_prefetch) and, for EV_ONESHOT
+ * evaluate many at once: a delivery (fd_deliver) and, for EV_ONESHOT
  * knotes, which take their data when they fire, the processing of a
- * harvest's reports (kq_fd_prefetch_reports).  A knote the batch did not
+ * harvest's reports (fd_harvest).  A knote the batch did not
  * answer asks by system call as usual; one it answered consumes the
  * answer at its very next evaluation, in the same kevent() call.
  */
@@ -749,7 +749,7 @@ static bool prefetch_flush(struct kqueue *kq, struct prefetch *b)
 
 /* Before a delivery: the knotes it will evaluate are the first `nevents`
  * of the queue at most (records only come from knotes it evaluates). */
-void kq_fd_prefetch(struct kqueue *kq, int nevents)
+static void fd_deliver(struct kqueue *kq, int nevents)
 {
 	struct prefetch b;
 	unsigned budget = kq->qcount;
@@ -809,7 +809,7 @@ static struct kq_fdslot *report_slot(struct kqueue *kq, uint64_t tag)
 /* Before a harvest's reports are processed: the EV_ONESHOT knotes they
  * activate are evaluated right there (kq_activate), so they are asked for
  * together first. */
-void kq_fd_prefetch_reports(struct kqueue *kq, const struct epoll_event *evs, int n)
+static void fd_harvest(struct kqueue *kq, const struct epoll_event *evs, int n)
 {
 	struct prefetch b;
 	/* a kqueue that never had a one-shot knote skips the look */
@@ -1141,8 +1141,8 @@ static int fd_event(struct kqueue *kq, struct knote *kn)
 	return fire;
 }
 
-/* Called by the scan for each epoll report on an fd entry. */
-void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents);
+/* Called by the scan for each epoll report on an fd entry (directly, by
+ * kq_source_report: the hottest call there). */
 void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 {
 	int fd = (int)(uint32_t)tag;
@@ -1247,3 +1247,23 @@ const struct filterops kq_write_filtops = {
 	.event = fd_event,
 	.arm = fd_arm,
 };
+
+/* The nested WRITE set (see split entries above) is ready: its reports are
+ * the kqueue's too. */
+#define WRSET_MAX 512
+static void wrset_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
+{
+	(void)tag;
+	(void)revents;
+	struct epoll_event evs[WRSET_MAX];
+	int r = kq_epoll_wait(kq->wrfd, evs, WRSET_MAX, 0);
+	if (r > 0)
+		kq_scan_reports(kq, evs, r);
+}
+
+const struct kq_source kq_fd_source = {
+	.report = kq_fd_report,
+	.harvest = fd_harvest,
+	.deliver = fd_deliver,
+};
+const struct kq_source kq_wrset_source = { .report = wrset_report };

@@ -82,12 +82,6 @@ struct kq_procs {
 #define PROC_TAG_BIT 0x80000000u
 #define PROC_MAX_SLOTS 0x7fff0000u
 
-bool kq_proc_tag(uint64_t tag)
-{
-	uint32_t lo = (uint32_t)tag;
-	return (lo & PROC_TAG_BIT) && (lo & ~PROC_TAG_BIT) < PROC_MAX_SLOTS;
-}
-
 static int procs_get(struct kqueue *kq, struct kq_procs **out)
 {
 	if (!kq->procs) {
@@ -280,7 +274,7 @@ static int exit_status(int pidfd, uint32_t revents, int64_t *status)
 	return 0;
 }
 
-void kq_proc_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
+static void pidfd_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 {
 	struct kq_procs *p = kq->procs;
 	uint32_t idx = (uint32_t)tag & ~PROC_TAG_BIT;
@@ -341,8 +335,10 @@ static void on_proc_exit(struct kqueue *kq, uint32_t pid, uint32_t tgid, uint32_
 		proc_exited(kq, kn, code);
 }
 
-void kq_proc_connector_report(struct kqueue *kq)
+static void connector_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 {
+	(void)tag;
+	(void)revents;
 	struct kq_procs *p = kq->procs;
 	if (!p || p->cnfd < 0)
 		return;
@@ -592,3 +588,6 @@ const struct filterops kq_proc_filtops = {
 	.fini = proc_fini,
 	.forget = proc_forget,
 };
+
+const struct kq_source kq_pidfd_source = { .report = pidfd_report };
+const struct kq_source kq_proccn_source = { .report = connector_report };

@@ -415,7 +415,7 @@ static bool installed_ours(int sig, const struct sigaction *cur)
  * to the foreign disposition before that are lost (docs/differences.md).
  * One rt_sigaction query per watched signal, only when about to sleep.
  */
-void kq_signal_verify(struct kqueue *kq)
+static void signal_sleep(struct kqueue *kq)
 {
 	struct kq_sigs *ks = kq->sigs;
 	if (!ks || ks->n == 0)
@@ -447,8 +447,10 @@ void kq_signal_verify(struct kqueue *kq)
 }
 
 /* One of the process's signal fds reported: activate knotes with news. */
-void kq_signal_report(struct kqueue *kq)
+static void signal_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 {
+	(void)tag;
+	(void)revents;
 	struct kq_sigs *ks = kq->sigs;
 	if (!ks)
 		return;
@@ -774,3 +776,5 @@ void kq_signal_consumed(int sig)
 		syscall(SYS_write, sig_wakefd, &one, sizeof one);
 	}
 }
+
+const struct kq_source kq_signal_source = { .report = signal_report, .sleep = signal_sleep };

@@ -204,8 +204,10 @@ static void timers_expire(struct kqueue *kq, struct kq_timers *t, int64_t now)
 }
 
 /* The timerfd fired (its epoll report). */
-void kq_timer_report(struct kqueue *kq)
+static void timer_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 {
+	(void)tag;
+	(void)revents;
 	struct kq_timers *t = kq->timers;
 	if (!t)
 		return;
@@ -359,3 +361,5 @@ const struct filterops kq_timer_filtops = {
 	.fini = timer_fini,
 	.forget = timer_forget,
 };
+
+const struct kq_source kq_timer_source = { .report = timer_report };

@@ -947,8 +947,10 @@ void kq_fs_post(struct kqueue *kq, uint32_t hint);   /* filter/fs.c */
 
 /* The mount table changed: revoke knotes whose mount went away, and tell
  * EVFILT_FS knotes what happened. */
-void kq_vnode_mounts_report(struct kqueue *kq)
+static void mounts_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 {
+	(void)tag;
+	(void)revents;
 	struct kq_vnodes *v = kq->vnodes;
 	if (!v || v->mntfd < 0)
 		return;
@@ -1310,9 +1312,10 @@ static void fan_events(struct kqueue *kq, struct kq_vnodes *v, const char *buf, 
 }
 
 /* The inotify fd (or fanotify group) is readable. */
-void kq_vnode_report(struct kqueue *kq);
-void kq_vnode_report(struct kqueue *kq)
+static void inotify_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 {
+	(void)tag;
+	(void)revents;
 	struct kq_vnodes *v = kq->vnodes;
 	if (!v || v->inofd < 0)
 		return;
@@ -1463,3 +1466,6 @@ const struct filterops kq_vnode_filtops = {
 	.fini = kq_vnode_fini,
 	.forget = vnode_forget,
 };
+
+const struct kq_source kq_vnode_source = { .report = inotify_report };
+const struct kq_source kq_mounts_source = { .report = mounts_report };
