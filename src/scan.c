@@ -350,6 +350,10 @@ static bool queue_answers(struct kqueue *kq, int nevents)
 	return i == nevents;
 }
 
+/* Longer timeouts than this take no account of the time a call spends
+ * before it sleeps (shorter ones are held to the microsecond: mux/). */
+#define SHORT_WAIT_NS 1000000
+
 static int64_t now_ns(void)
 {
 	struct timespec ts;
@@ -384,13 +388,15 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 	    const struct timespec *timeout, bool cancellable)
 {
 	int64_t deadline = -1;   /* absolute, CLOCK_MONOTONIC; -1 forever */
+	int64_t total = -1;
 	bool poll_only = false;
 	if (timeout && timeout->tv_sec <= INT32_MAX) {
-		if (timeout->tv_sec == 0 && timeout->tv_nsec == 0)
+		if (timeout->tv_sec == 0 && timeout->tv_nsec == 0) {
 			poll_only = true;
-		else
-			deadline = now_ns() + (int64_t)timeout->tv_sec * 1000000000 +
-				   timeout->tv_nsec;
+		} else {
+			total = (int64_t)timeout->tv_sec * 1000000000 + timeout->tv_nsec;
+			deadline = now_ns() + total;
+		}
 	}
 	int err = kq_quiesce(kq);
 	if (err)
@@ -419,7 +425,11 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 			got = kq_harvest(kq, maxev, nevents);
 		} else {
 			int64_t rem = -1;
-			if (deadline >= 0) {
+			if (deadline >= 0 && round == 0 && total > SHORT_WAIT_NS) {
+				/* the call began a few hundred nanoseconds
+				 * ago: no second clock read for that */
+				rem = total;
+			} else if (deadline >= 0) {
 				rem = deadline - now_ns();
 				if (rem <= 0)
 					return 0;

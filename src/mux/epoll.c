@@ -176,7 +176,12 @@ int kq_epoll_wait(int epfd, struct epoll_event *evs, int n, int64_t timeout_ns)
 		return sys_epoll_poll(epfd, evs, n);
 	int saved = errno, r;
 
-	if (timeout_ns > 0 && atomic_load_explicit(&have_pwait2, memory_order_relaxed)) {
+	/* A whole number of milliseconds past the short ones (what event
+	 * loops pass) needs no nanosecond wait: glibc's epoll_wait() sleeps as
+	 * long, and is a cancellation point at a fraction of the cost of
+	 * pwait2_syscall()'s two cancel-type changes. */
+	if (timeout_ns > 0 && (timeout_ns <= SHORT_TIMEOUT_NS || timeout_ns % 1000000 != 0) &&
+	    atomic_load_explicit(&have_pwait2, memory_order_relaxed)) {
 		r = timeout_ns <= SHORT_TIMEOUT_NS
 			? short_wait(epfd, evs, n, timeout_ns)
 			: pwait2_sleep(epfd, evs, n, timeout_ns, false);
