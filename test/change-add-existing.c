@@ -15,7 +15,6 @@ static void readd(int kq, int fd, short filter, int ready_fd)
 {
 	void *u1 = (void *)0xe01, *u2 = (void *)0xe02, *u3 = (void *)0xe03;
 	struct kevent ch, ev[8];
-	struct timespec z = { 0, 0 };
 
 	t_change(kq, fd, filter, EV_ADD, 0, 0, u1);
 	/* Plain re-add: no error, no record, even with room for records. */
@@ -29,8 +28,7 @@ static void readd(int kq, int fd, short filter, int ready_fd)
 
 	/* Re-add after the report, with a receipt. */
 	EV_SET(&ch, fd, filter, EV_ADD | EV_RECEIPT, 0, 0, u3);
-	memset(ev, 0xa5, sizeof ev);
-	T_EQ(kevent(kq, &ch, 1, ev, 8, &z), 1);
+	T_EQ(t_kevent1(kq, &ch, ev, 8), 1);
 	T_KEVENT(&ev[0], fd, filter, EV_ERROR, 0, 0, u3);
 	T_ASSERT(t_untouched(&ev[1]));
 

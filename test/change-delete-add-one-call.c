@@ -26,8 +26,7 @@ int main(void)
 	T_ASSERT(t_untouched(&ev[1]));
 
 	/* The ADD took effect. */
-	T_EQ(t_get(kq, ev, 4), 1);
-	T_KEVENT(&ev[0], p[0], EVFILT_READ, 0, 0, 1, &ud);
+	T_GET1(kq, p[0], EVFILT_READ, 0, 0, 1, &ud);
 	t_change(kq, p[0], EVFILT_READ, EV_DELETE, 0, 0, NULL);
 	T_NO_EVENTS(kq);
 	return 0;

@@ -12,24 +12,20 @@ int main(void)
 	int kq = t_kqueue();
 	int p[2];
 	int a;
-	struct kevent ev[4];
 
 	t_pipe(p);
 	t_write(p[1], "x", 1);
 	t_change(kq, p[0], EVFILT_READ, EV_ADD, 0, 0, &a);
 
 	t_change(kq, p[0], EVFILT_READ, EV_ENABLE | EV_KEEPUDATA, 0, 0, NULL);
-	T_EQ(t_get(kq, ev, 4), 1);
-	T_KEVENT(&ev[0], p[0], EVFILT_READ, 0, 0, 1, &a);
+	T_GET1(kq, p[0], EVFILT_READ, 0, 0, 1, &a);
 
 	t_change(kq, p[0], EVFILT_READ, EV_DISABLE | EV_KEEPUDATA, 0, 0, NULL);
 	T_NO_EVENTS(kq);
 	t_change(kq, p[0], EVFILT_READ, EV_ENABLE | EV_KEEPUDATA, 0, 0, NULL);
-	T_EQ(t_get(kq, ev, 4), 1);
-	T_KEVENT(&ev[0], p[0], EVFILT_READ, 0, 0, 1, &a);
+	T_GET1(kq, p[0], EVFILT_READ, 0, 0, 1, &a);
 
 	t_change(kq, p[0], EVFILT_READ, EV_KEEPUDATA, 0, 0, NULL);
-	T_EQ(t_get(kq, ev, 4), 1);
-	T_KEVENT(&ev[0], p[0], EVFILT_READ, 0, 0, 1, &a);
+	T_GET1(kq, p[0], EVFILT_READ, 0, 0, 1, &a);
 	return 0;
 }

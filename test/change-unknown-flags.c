@@ -10,14 +10,12 @@
 int main(void)
 {
 	int kq = t_kqueue(), p[2];
-	struct kevent ev[4];
 	void *ud = (void *)0x40c;
 
 	t_pipe(p);
 	t_change(kq, p[0], EVFILT_READ, EV_ADD | 0x0400 | 0x0800, 0, 0, ud);
 	t_write(p[1], "ab", 2);
-	T_EQ(t_get(kq, ev, 4), 1);
-	T_KEVENT(&ev[0], p[0], EVFILT_READ, 0x0400 | 0x0800, 0, 2, ud);
+	T_GET1(kq, p[0], EVFILT_READ, 0x0400 | 0x0800, 0, 2, ud);
 	T_EQ(t_change_err(kq, p[0], EVFILT_READ, EV_DELETE | 0x0400, 0, 0, NULL), 0);
 	T_NO_EVENTS(kq);
 	return 0;

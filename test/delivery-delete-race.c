@@ -9,9 +9,7 @@
  * short delay and publishes the round as deleted; A checks every record's
  * udata against the last round published before its call began.
  */
-#include "t.h"
-#include <pthread.h>
-#include <stdatomic.h>
+#include "t_thread.h"
 
 #define ROUNDS 2000
 
@@ -19,8 +17,6 @@ static int kq, p[2];
 static atomic_uintptr_t deleted;  /* last round whose EV_DELETE returned */
 static atomic_int stop;
 static atomic_long seen;          /* records A received for the knote */
-static char failmsg[256];
-static atomic_int failed;
 
 static void *waiter(void *arg)
 {
@@ -35,20 +31,16 @@ static void *waiter(void *arg)
 			    ev[i].filter != EVFILT_READ || r == 0 ||
 			    r > ROUNDS) {
 				t_print_kevent("  unexpected", &ev[i]);
-				snprintf(failmsg, sizeof failmsg,
-					 "unexpected record");
-				atomic_store(&failed, 1);
+				t_thread_fail("unexpected record");
 				continue;
 			}
 			atomic_fetch_add(&seen, 1);
-			if (r <= d && !atomic_load(&failed)) {
-				snprintf(failmsg, sizeof failmsg,
-					 "knote of round %zu reported by a call "
-					 "that started after its EV_DELETE "
-					 "returned (deleted up to round %zu)",
-					 (size_t)r, (size_t)d);
-				atomic_store(&failed, 1);
-			}
+			if (r <= d)
+				t_thread_fail("knote of round %zu reported by "
+					      "a call that started after its "
+					      "EV_DELETE returned (deleted up "
+					      "to round %zu)", (size_t)r,
+					      (size_t)d);
 		}
 	}
 	return NULL;
@@ -65,7 +57,7 @@ int main(void)
 	T_ASSERT(fcntl(p[0], F_SETFL, O_NONBLOCK) == 0);
 	T_ASSERT(pthread_create(&th, NULL, waiter, NULL) == 0);
 
-	for (uintptr_t r = 1; r <= ROUNDS && !atomic_load(&failed); r++) {
+	for (uintptr_t r = 1; r <= ROUNDS && !t_thread_failed(); r++) {
 		if (r % 2) {
 			/* A is (most likely) asleep; the write wakes it. */
 			t_change(kq, p[0], EVFILT_READ, EV_ADD, 0, 0, (void *)r);
@@ -90,8 +82,7 @@ int main(void)
 	t_sleep_ms(60);
 	atomic_store(&stop, 1);
 	T_ASSERT(pthread_join(th, NULL) == 0);
-	if (atomic_load(&failed))
-		T_FAIL("%s", failmsg);
+	t_thread_check();
 	fprintf(stderr, "A received %ld records for the knote before its "
 		"deletion\n", atomic_load(&seen));
 	T_NO_EVENTS(kq);

@@ -13,7 +13,6 @@ int main(void)
 {
 	int kq1 = t_kqueue(), kq2 = t_kqueue();
 	int p[2];
-	struct kevent ev[8];
 	char c;
 	void *u1 = (void *)(uintptr_t)0x3081, *u2 = (void *)(uintptr_t)0x3082;
 
@@ -23,13 +22,10 @@ int main(void)
 	t_change(kq1, kq2, EVFILT_READ, EV_ADD, 0, 0, u1);
 
 	for (int i = 0; i < 2; i++) {
-		T_EQ(t_get(kq1, ev, 8), 1);
-		T_KEVENT(&ev[0], kq2, EVFILT_READ, 0, 0, 1, u1);
+		T_GET1(kq1, kq2, EVFILT_READ, 0, 0, 1, u1);
 	}
-	T_EQ(t_get(kq2, ev, 8), 1);
-	T_KEVENT(&ev[0], p[0], EVFILT_READ, 0, 0, 1, u2);
-	T_EQ(t_get(kq1, ev, 8), 1);
-	T_KEVENT(&ev[0], kq2, EVFILT_READ, 0, 0, 1, u1);
+	T_GET1(kq2, p[0], EVFILT_READ, 0, 0, 1, u2);
+	T_GET1(kq1, kq2, EVFILT_READ, 0, 0, 1, u1);
 
 	T_EQ(read(p[0], &c, 1), 1);
 	T_NO_EVENTS(kq2);

@@ -87,9 +87,7 @@ static void signals(int kq)
 	KEEPS(signal(SIGUSR1, keeps_noop), last == (long)keeps_noop);
 	keeps_sigwait_family(SIGUSR1);
 
-	struct kevent ev[2];
-	T_EQ(t_get(kq, ev, 2), 1);
-	T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 3, NULL);
+	T_GET1(kq, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 3, NULL);
 	t_change(kq, SIGUSR1, EVFILT_SIGNAL, EV_DELETE, 0, 0, NULL);
 }
 
@@ -99,14 +97,12 @@ static int kept_error_socket(int kq)
 {
 	int c, s;
 	struct linger lg = { 1, 0 };
-	struct kevent ev[2];
 
 	t_tcp_pair(&c, &s);
 	t_change(kq, c, EVFILT_READ, EV_ADD, 0, 0, NULL);
 	T_EQ(setsockopt(s, SOL_SOCKET, SO_LINGER, &lg, sizeof lg), 0);
 	T_EQ(close(s), 0);
-	T_EQ(t_wait(kq, ev, 2, 2000), 1);
-	T_KEVENT(&ev[0], c, EVFILT_READ, EV_EOF, ECONNRESET, 0, NULL);
+	T_WAIT1(kq, 2000, c, EVFILT_READ, EV_EOF, ECONNRESET, 0, NULL);
 	return c;
 }
 

@@ -10,14 +10,12 @@ int main(void)
 {
 	int kq = t_kqueue();
 	int sp[2];
-	struct kevent ev[8];
 	void *ud = (void *)(uintptr_t)0xe13;
 
 	t_socketpair(sp);
 	t_change(kq, sp[0], EVFILT_READ, EV_ADD | EV_DISPATCH, 0, 0, ud);
 	t_write(sp[1], "x", 1);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], sp[0], EVFILT_READ, EV_DISPATCH, 0, 1, ud);
+	T_GET1(kq, sp[0], EVFILT_READ, EV_DISPATCH, 0, 1, ud);
 	T_NO_EVENTS(kq);
 
 	T_EQ(t_change_err(kq, sp[0], EVFILT_READ, EV_DELETE, 0, 0, NULL), 0);

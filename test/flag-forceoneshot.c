@@ -17,7 +17,6 @@ int main(void)
 {
 	int kq = t_kqueue();
 	int a[2], b[2];
-	struct kevent ev[8];
 	void *ua = (void *)(uintptr_t)0xa, *ub = (void *)(uintptr_t)0xb;
 
 	t_pipe(a);
@@ -27,8 +26,7 @@ int main(void)
 	t_change(kq, a[0], EVFILT_READ, EV_ADD, 0, 0, ua);
 	t_write(a[1], "xy", 2);
 	t_change(kq, a[0], EVFILT_READ, EV_FORCEONESHOT, 0, 0, ua);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], a[0], EVFILT_READ, EV_ONESHOT, 0, 2, ua);
+	T_GET1(kq, a[0], EVFILT_READ, EV_ONESHOT, 0, 2, ua);
 	T_NO_EVENTS(kq);
 	T_EQ(t_change_err(kq, a[0], EVFILT_READ, EV_DELETE, 0, 0, NULL), ENOENT);
 
@@ -36,8 +34,7 @@ int main(void)
 	t_change(kq, b[0], EVFILT_READ, EV_ADD, 0, 0, ub);
 	T_NO_EVENTS(kq);
 	t_change(kq, b[0], EVFILT_READ, EV_FORCEONESHOT, 0, 0, ub);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], b[0], EVFILT_READ, EV_ONESHOT, 0, 0, ub);
+	T_GET1(kq, b[0], EVFILT_READ, EV_ONESHOT, 0, 0, ub);
 	T_NO_EVENTS(kq);
 	T_EQ(t_change_err(kq, b[0], EVFILT_READ, EV_DELETE, 0, 0, NULL), ENOENT);
 	t_write(b[1], "z", 1);

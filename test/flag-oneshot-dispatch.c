@@ -12,15 +12,13 @@ int main(void)
 {
 	int kq = t_kqueue();
 	int p[2];
-	struct kevent ev[8];
 	void *ud = (void *)(uintptr_t)0xe16;
 	const unsigned short fl = EV_ONESHOT | EV_DISPATCH;
 
 	t_pipe(p);
 	t_change(kq, p[0], EVFILT_READ, EV_ADD | fl, 0, 0, ud);
 	t_write(p[1], "x", 1);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], p[0], EVFILT_READ, fl, 0, 1, ud);
+	T_GET1(kq, p[0], EVFILT_READ, fl, 0, 1, ud);
 	T_NO_EVENTS(kq);
 
 	T_EQ(t_change_err(kq, p[0], EVFILT_READ, EV_DELETE, 0, 0, NULL), ENOENT);

@@ -41,8 +41,7 @@ int main(void)
 		int n = kevent(kq, NULL, 0, ev, 4, &to);
 		_exit(n == -1 && errno == EBADF ? 0 : 1);
 	}
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_TIMER, EV_CLEAR | EV_ONESHOT, 0, 1, u);
+	T_WAIT1(kq, 2000, 1, EVFILT_TIMER, EV_CLEAR | EV_ONESHOT, 0, 1, u);
 	int st;
 	T_EQ(waitpid(pid, &st, 0), pid);
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)

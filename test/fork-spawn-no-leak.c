@@ -10,7 +10,7 @@
  * asleep: the spawned program holds exactly the descriptors the test itself
  * left inheritable, none of libkq's.  posix_spawn of /bin/true exits 0.
  */
-#include "t.h"
+#include "t_thread.h"
 
 #include <spawn.h>
 #include <sys/prctl.h>
@@ -40,20 +40,6 @@ static void list_fds(const char *dir, char *set)
 		set[fd] = 1;
 	}
 	closedir(d);
-}
-
-static char proc_state(pid_t pid)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return '?';
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	char *p = strrchr(buf, ')');
-	return (p && p[1] == ' ') ? p[2] : '?';
 }
 
 static void link_of(pid_t pid, int fd, char *out, size_t len)
@@ -127,7 +113,7 @@ int main(void)
 	if (err != 0)
 		T_FAIL("posix_spawn(/bin/sleep): %s", strerror(err));
 	int64_t end = t_now_ns() + 3000000000LL;
-	while (proc_state(pid) != 'S') {
+	while (t_proc_state(pid) != 'S') {
 		if (t_now_ns() > end) {
 			kill(pid, SIGKILL);
 			T_FAIL("spawned sleep never went to sleep");

@@ -49,9 +49,7 @@ int main(void)
 		t_write(p[1], "x", 1);
 		T_ASSERT(pthread_join(sl, NULL) == 0);
 		T_EQ(sleeper_got, 1);
-		struct kevent ev[2];
-		T_EQ(t_get(kq, ev, 2), 1);
-		T_KEVENT(&ev[0], p[0], EVFILT_READ, 0, 0, 1, &kq);
+		T_GET1(kq, p[0], EVFILT_READ, 0, 0, 1, &kq);
 		close(kq);
 		close(p[0]);
 		close(p[1]);

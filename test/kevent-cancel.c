@@ -49,9 +49,7 @@ int main(void)
 
 	/* The queue still works from this thread and from a new waiter. */
 	t_cancel_kq_works(kq);
-	struct kevent ev[4];
 	t_write(p[1], "x", 1);
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], p[0], EVFILT_READ, 0, 0, 1, NULL);
+	T_WAIT1(kq, 2000, p[0], EVFILT_READ, 0, 0, 1, NULL);
 	return 0;
 }

@@ -51,11 +51,9 @@ int main(void)
 
 	/* A new queue, probably on the same number, is unaffected. */
 	int kq2 = t_kqueue();
-	struct kevent ev[2];
 	T_NO_EVENTS(kq2);
 	t_change(kq2, p[0], EVFILT_READ, EV_ADD, 0, 0, &kq2);
 	t_write(p[1], "x", 1);
-	T_EQ(t_wait(kq2, ev, 2, 2000), 1);
-	T_KEVENT(&ev[0], p[0], EVFILT_READ, 0, 0, 1, &kq2);
+	T_WAIT1(kq2, 2000, p[0], EVFILT_READ, 0, 0, 1, &kq2);
 	return 0;
 }

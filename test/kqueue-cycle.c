@@ -12,7 +12,7 @@
 int main(void)
 {
 	int a = t_kqueue(), b = t_kqueue(), c = t_kqueue();
-	struct kevent ch, ev[4];
+	struct kevent ch;
 
 	/* 2-cycle: a in b, then b in a. */
 	t_change(b, a, EVFILT_READ, EV_ADD, 0, 0, NULL);
@@ -31,11 +31,8 @@ int main(void)
 	t_pipe(p);
 	t_change(a, p[0], EVFILT_READ, EV_ADD, 0, 0, NULL);
 	t_write(p[1], "x", 1);
-	T_EQ(t_wait(b, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], a, EVFILT_READ, 0, 0, 1, NULL);
-	T_EQ(t_wait(c, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], b, EVFILT_READ, 0, 0, 1, NULL);
-	T_EQ(t_get(a, ev, 4), 1);
-	T_KEVENT(&ev[0], p[0], EVFILT_READ, 0, 0, 1, NULL);
+	T_WAIT1(b, 2000, a, EVFILT_READ, 0, 0, 1, NULL);
+	T_WAIT1(c, 2000, b, EVFILT_READ, 0, 0, 1, NULL);
+	T_GET1(a, p[0], EVFILT_READ, 0, 0, 1, NULL);
 	return 0;
 }

@@ -19,9 +19,7 @@ int main(void)
 	t_change(kq, p[0], EVFILT_READ, EV_ADD, 0, 0, NULL);
 	T_NO_EVENTS(kq);
 	t_write(p[1], "ab", 2);
-	struct kevent ev[2];
-	T_EQ(t_wait(kq, ev, 2, 2000), 1);
-	T_KEVENT(&ev[0], p[0], EVFILT_READ, 0, 0, 2, NULL);
+	T_WAIT1(kq, 2000, p[0], EVFILT_READ, 0, 0, 2, NULL);
 	T_EQ(close(kq), 0);
 	return 0;
 }

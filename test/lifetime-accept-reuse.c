@@ -73,7 +73,6 @@ int main(void)
 	t_change(kq, y, EVFILT_WRITE, EV_DELETE, 0, 0, NULL);
 	T_NO_EVENTS(kq);
 	T_EQ(close(c2), 0);
-	T_EQ(t_wait(kq, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], y, EVFILT_READ, EV_EOF, 0, 0, u2);
+	T_WAIT1(kq, 2000, y, EVFILT_READ, EV_EOF, 0, 0, u2);
 	return 0;
 }

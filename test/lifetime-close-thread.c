@@ -13,36 +13,19 @@
  * collects in a loop.  A call of A that starts after the close() of round r
  * returned must never report round r.
  */
-#include "t.h"
-
-#include <stdatomic.h>
-#include <sys/syscall.h>
+#include "t_thread.h"
 
 static int kq;
 static atomic_int a_tid, a_done;
 static int a_fd, a_n, a_err;
 static struct kevent a_ev[8];
 
-static char thread_state(int tid)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return '?';
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	char *p = strrchr(buf, ')');
-	return (p && p[1] == ' ') ? p[2] : '?';
-}
-
 static void *part1_a(void *arg)
 {
 	struct timespec to = { 0, 500 * 1000000L };
 	(void)arg;
 	t_change(kq, a_fd, EVFILT_READ, EV_ADD, 0, 0, (void *)0x701);
-	atomic_store(&a_tid, (int)syscall(SYS_gettid));
+	atomic_store(&a_tid, t_gettid());
 	a_n = kevent(kq, NULL, 0, a_ev, 8, &to);
 	a_err = errno;
 	atomic_store(&a_done, 1);
@@ -57,17 +40,9 @@ static void part1(void)
 	kq = t_kqueue();
 	t_socketpair(sp);
 	a_fd = sp[0];
-	T_ASSERT(pthread_create(&th, NULL, part1_a, NULL) == 0);
-	int64_t end = t_now_ns() + 2000000000LL;
-	while (atomic_load(&a_tid) == 0 ||
-	       thread_state(atomic_load(&a_tid)) != 'S') {
-		if (atomic_load(&a_done))
-			T_FAIL("A returned %d (errno %d) before the close",
-			       a_n, a_err);
-		if (t_now_ns() > end)
-			T_FAIL("A never blocked in kevent()");
-		t_sleep_ms(1);
-	}
+	if (!t_start_waiter(&th, part1_a, NULL, &a_tid, &a_done, "A"))
+		T_FAIL("A returned %d (errno %d) before the close", a_n,
+		       a_err);
 	int d = dup(sp[0]);
 	T_ASSERT(d >= 0);
 	T_EQ(close(sp[0]), 0);
@@ -97,9 +72,8 @@ static void part1(void)
 
 #define ROUNDS 100000
 static atomic_uintptr_t closed;   /* last round whose close() returned */
-static atomic_int stop, failed;
+static atomic_int stop;
 static atomic_long seen;
-static char failmsg[256];
 
 static void *part2_a(void *arg)
 {
@@ -113,19 +87,17 @@ static void *part2_a(void *arg)
 			if (ev[i].filter != EVFILT_READ || r == 0 ||
 			    r > ROUNDS) {
 				t_print_kevent("  unexpected", &ev[i]);
-				if (!atomic_exchange(&failed, 1))
-					snprintf(failmsg, sizeof failmsg,
-						 "unexpected record");
+				t_thread_fail("unexpected record");
 				continue;
 			}
 			atomic_fetch_add(&seen, 1);
-			if (r <= c && !atomic_exchange(&failed, 1))
-				snprintf(failmsg, sizeof failmsg,
-					 "knote of round %zu (fd %zu) reported "
-					 "by a call that started after its "
-					 "close() returned (closed up to round "
-					 "%zu)", (size_t)r, (size_t)ev[i].ident,
-					 (size_t)c);
+			if (r <= c)
+				t_thread_fail("knote of round %zu (fd %zu) "
+					      "reported by a call that started "
+					      "after its close() returned "
+					      "(closed up to round %zu)",
+					      (size_t)r, (size_t)ev[i].ident,
+					      (size_t)c);
 		}
 	}
 	return NULL;
@@ -141,7 +113,7 @@ static void part2(void)
 	T_ASSERT(pthread_create(&th, NULL, part2_a, NULL) == 0);
 	int64_t end = t_now_ns() + 1000000000LL;
 	for (r = 1; r <= ROUNDS && t_now_ns() < end &&
-		    !atomic_load(&failed); r++) {
+		    !t_thread_failed(); r++) {
 		int sp[2], d = -1;
 		t_socketpair(sp);
 		if (r % 2)
@@ -167,8 +139,7 @@ static void part2(void)
 	t_sleep_ms(60);
 	atomic_store(&stop, 1);
 	T_ASSERT(pthread_join(th, NULL) == 0);
-	if (atomic_load(&failed))
-		T_FAIL("%s", failmsg);
+	t_thread_check();
 	fprintf(stderr, "%zu rounds, A received %ld records before the "
 		"closes\n", (size_t)(r - 1), atomic_load(&seen));
 	if (atomic_load(&seen) == 0)

@@ -16,15 +16,13 @@ static void dup_then_close(unsigned short flags, int data_first)
 {
 	int kq = t_kqueue(), p[2];
 	void *u = (void *)0x301, *ud = (void *)0x302;
-	struct kevent ev[8];
 	char buf[16];
 
 	t_pipe(p);
 	t_change(kq, p[0], EVFILT_READ, EV_ADD | flags, 0, 0, u);
 	if (data_first) {
 		t_write(p[1], "ab", 2);
-		T_EQ(t_get(kq, ev, 8), 1);
-		T_KEVENT(&ev[0], p[0], EVFILT_READ, flags, 0, 2, u);
+		T_GET1(kq, p[0], EVFILT_READ, flags, 0, 2, u);
 	}
 	int d = dup(p[0]);
 	T_ASSERT(d >= 0);
@@ -39,8 +37,7 @@ static void dup_then_close(unsigned short flags, int data_first)
 	/* The dup is usable and can be watched under its own number. */
 	int have = data_first ? 4 : 2;
 	t_change(kq, d, EVFILT_READ, EV_ADD, 0, 0, ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], d, EVFILT_READ, 0, 0, have, ud);
+	T_GET1(kq, d, EVFILT_READ, 0, 0, have, ud);
 	T_EQ(read(d, buf, sizeof buf), have);
 	T_NO_EVENTS(kq);
 
@@ -54,7 +51,6 @@ static void knote_on_dup(void)
 {
 	int kq = t_kqueue(), p[2];
 	void *ud = (void *)0x303;
-	struct kevent ev[8];
 
 	t_pipe(p);
 	int d = dup(p[0]);
@@ -62,8 +58,7 @@ static void knote_on_dup(void)
 	t_change(kq, d, EVFILT_READ, EV_ADD, 0, 0, ud);
 	T_EQ(close(p[0]), 0);
 	t_write(p[1], "xyz", 3);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], d, EVFILT_READ, 0, 0, 3, ud);
+	T_GET1(kq, d, EVFILT_READ, 0, 0, 3, ud);
 	T_EQ(close(d), 0);
 	T_NO_EVENTS(kq);
 	T_EQ(close(p[1]), 0);

@@ -15,7 +15,6 @@ static void run(int same_file, unsigned short old_flags)
 {
 	int kq = t_kqueue(), p[2], q[2];
 	void *u1 = (void *)0xb01, *u2 = (void *)0xb02;
-	struct kevent ev[8];
 	char buf[16];
 
 	t_pipe(p);
@@ -25,8 +24,7 @@ static void run(int same_file, unsigned short old_flags)
 	T_ASSERT(d >= 0);
 	t_change(kq, x, EVFILT_READ, EV_ADD | old_flags, 0, 0, u1);
 	t_write(p[1], "a", 1);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], x, EVFILT_READ, old_flags, 0, 1, u1);
+	T_GET1(kq, x, EVFILT_READ, old_flags, 0, 1, u1);
 	T_EQ(read(x, buf, sizeof buf), 1);
 
 	T_EQ(close(x), 0);
@@ -39,18 +37,15 @@ static void run(int same_file, unsigned short old_flags)
 	t_change(kq, x, EVFILT_READ, EV_ADD, 0, 0, u2);
 	T_NO_EVENTS(kq);
 	t_write(wr, "bc", 2);
-	T_EQ(t_wait(kq, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], x, EVFILT_READ, 0, 0, 2, u2);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], x, EVFILT_READ, 0, 0, 2, u2);
+	T_WAIT1(kq, 2000, x, EVFILT_READ, 0, 0, 2, u2);
+	T_GET1(kq, x, EVFILT_READ, 0, 0, 2, u2);
 	T_EQ(read(x, buf, sizeof buf), 2);
 	T_NO_EVENTS(kq);
 	/* The file not behind x any more (other case) reports nothing. */
 	t_write(same_file ? q[1] : p[1], "z", 1);
 	T_NO_EVENTS(kq);
 	t_write(wr, "d", 1);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], x, EVFILT_READ, 0, 0, 1, u2);
+	T_GET1(kq, x, EVFILT_READ, 0, 0, 1, u2);
 
 	T_EQ(close(x), 0);
 	T_EQ(close(d), 0);

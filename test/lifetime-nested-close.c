@@ -14,7 +14,6 @@ int main(void)
 	int kq1 = t_kqueue(), kq2 = t_kqueue();
 	int sp[2], o[2];
 	void *u = (void *)0x801, *uk = (void *)0x802, *uo = (void *)0x803;
-	struct kevent ev[8];
 
 	t_socketpair(sp);
 	t_pipe(o);
@@ -24,11 +23,9 @@ int main(void)
 	T_NO_EVENTS(kq1);
 
 	t_write(sp[1], "abc", 3);
-	T_EQ(t_wait(kq1, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], kq2, EVFILT_READ, 0, 0, 1, uk);
+	T_WAIT1(kq1, 2000, kq2, EVFILT_READ, 0, 0, 1, uk);
 	/* Level: still there, kq2 not drained. */
-	T_EQ(t_get(kq1, ev, 8), 1);
-	T_KEVENT(&ev[0], kq2, EVFILT_READ, 0, 0, 1, uk);
+	T_GET1(kq1, kq2, EVFILT_READ, 0, 0, 1, uk);
 
 	T_EQ(close(sp[0]), 0);
 	T_NO_EVENTS(kq1);
@@ -36,9 +33,7 @@ int main(void)
 	T_NO_EVENTS(kq1);
 
 	t_write(o[1], "o", 1);
-	T_EQ(t_wait(kq1, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], kq2, EVFILT_READ, 0, 0, 1, uk);
-	T_EQ(t_get(kq2, ev, 8), 1);
-	T_KEVENT(&ev[0], o[0], EVFILT_READ, 0, 0, 1, uo);
+	T_WAIT1(kq1, 2000, kq2, EVFILT_READ, 0, 0, 1, uk);
+	T_GET1(kq2, o[0], EVFILT_READ, 0, 0, 1, uo);
 	return 0;
 }

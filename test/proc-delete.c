@@ -9,11 +9,9 @@
 int main(void)
 {
 	struct kevent ev[4];
-	siginfo_t si;
 	int gate[2], kq, st;
 
 	t_fail_after(5, "proc-delete did not finish within 5 s");
-	t_pipe(gate);
 	pid_t pid = t_spawn_gated(gate, 0);
 	kq = t_kqueue();
 
@@ -22,13 +20,11 @@ int main(void)
 	t_change(kq, pid, EVFILT_PROC, EV_DELETE, 0, 0, NULL);
 	T_ASSERT(kill(pid, SIGKILL) == 0);
 
-	memset(&si, 0, sizeof si);
-	T_ASSERT(waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) == 0);
+	t_kid_wait_exit(pid);
 	T_EQ(t_wait(kq, ev, 4, 300), 0);
 	t_change_fails(kq, pid, EVFILT_PROC, EV_DELETE, NULL, ENOENT);
 
-	T_EQ(waitpid(pid, &st, 0), pid);
-	t_kid_reaped();
+	st = t_kid_reap(pid, 0);
 	T_EQ(st, SIGKILL);
 	T_NO_EVENTS(kq);
 	close(kq);

@@ -15,11 +15,9 @@
 int main(void)
 {
 	struct kevent ev[4];
-	siginfo_t si;
 	int gate[2], kq, st;
 
 	t_fail_after(5, "proc-disabled did not finish within 5 s");
-	t_pipe(gate);
 	pid_t pid = t_spawn_gated(gate, 2);
 	kq = t_kqueue();
 
@@ -27,19 +25,16 @@ int main(void)
 	t_change(kq, pid, EVFILT_PROC, EV_DISABLE, NOTE_EXIT, 0, &kq);
 	t_write(gate[1], "x", 1);
 
-	memset(&si, 0, sizeof si);
-	T_ASSERT(waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) == 0);
+	t_kid_wait_exit(pid);
 	T_EQ(t_wait(kq, ev, 4, 300), 0);
 
 	t_change(kq, pid, EVFILT_PROC, EV_ENABLE, NOTE_EXIT, 0, &kq);
 	T_EQ(t_get(kq, ev, 4), 1);
-	T_KEVENT(&ev[0], pid, EVFILT_PROC, EV_CLEAR | EV_EOF | EV_ONESHOT,
-		 NOTE_EXIT, 0x200, &kq);
+	T_EXIT_RECORD(&ev[0], pid, 0x200, &kq);
 	T_NO_EVENTS(kq);
 	t_change_fails(kq, pid, EVFILT_PROC, EV_DELETE, NULL, ENOENT);
 
-	T_EQ(waitpid(pid, &st, WNOHANG), pid);
-	t_kid_reaped();
+	st = t_kid_reap(pid, WNOHANG);
 	T_EQ(st, 0x200);
 	close(kq);
 	return 0;

@@ -15,7 +15,6 @@ int main(void)
 	int gate[2], kq, st;
 
 	t_fail_after(5, "proc-exit-kill did not finish within 5 s");
-	t_pipe(gate);
 	pid_t pid = t_spawn_gated(gate, 0);
 	kq = t_kqueue();
 
@@ -25,12 +24,10 @@ int main(void)
 
 	int n = t_wait(kq, ev, 4, 2000);
 	T_EQ(n, 1);
-	T_KEVENT(&ev[0], pid, EVFILT_PROC, EV_CLEAR | EV_EOF | EV_ONESHOT,
-		 NOTE_EXIT, SIGTERM, &kq);
+	T_EXIT_RECORD(&ev[0], pid, SIGTERM, &kq);
 	T_NO_EVENTS(kq);
 
-	T_EQ(waitpid(pid, &st, 0), pid);
-	t_kid_reaped();
+	st = t_kid_reap(pid, 0);
 	T_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
 	close(kq);
 	return 0;

@@ -11,11 +11,9 @@
 int main(void)
 {
 	struct kevent ev[4];
-	siginfo_t si;
 	int gate[2], kq, st;
 
 	t_fail_after(5, "proc-no-exit-note did not finish within 5 s");
-	t_pipe(gate);
 	pid_t pid = t_spawn_gated(gate, 4);
 	kq = t_kqueue();
 
@@ -23,14 +21,12 @@ int main(void)
 	T_NO_EVENTS(kq);
 	t_write(gate[1], "x", 1);
 
-	memset(&si, 0, sizeof si);
-	T_ASSERT(waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) == 0);
+	t_kid_wait_exit(pid);
 	/* The exit has happened; give the library a full wait to see it. */
 	T_EQ(t_wait(kq, ev, 4, 300), 0);
 	t_change_fails(kq, pid, EVFILT_PROC, EV_DELETE, NULL, ENOENT);
 
-	T_EQ(waitpid(pid, &st, WNOHANG), pid);
-	t_kid_reaped();
+	st = t_kid_reap(pid, WNOHANG);
 	T_EQ(st, 0x400);
 	T_NO_EVENTS(kq);
 	close(kq);

@@ -13,132 +13,45 @@
  * Privilege: if run as root, the whole test runs in a child that first
  * drops to uid/gid 65534, so it checks what an unprivileged program gets.
  */
-#include "t.h"
-
-#include <grp.h>
-#include <sys/utsname.h>
-#include <sys/wait.h>
-
-static pid_t kid;
-
-static void kill_kid(void)
-{
-	if (kid > 0) {
-		kill(kid, SIGKILL);
-		waitpid(kid, NULL, 0);
-	}
-}
-
-static int kernel_at_least(int major, int minor)
-{
-	struct utsname u;
-	int a = 0, b = 0;
-
-	if (uname(&u) != 0 || sscanf(u.release, "%d.%d", &a, &b) != 2)
-		return 0;
-	return a > major || (a == major && b >= minor);
-}
-
-/* As root: run the rest of main() in a child with uid/gid 65534 and exit
- * with its status; as any other user: return at once. */
-static void run_unprivileged(void)
-{
-	int st;
-
-	if (geteuid() != 0)
-		return;
-	pid_t w = fork();
-	if (w < 0)
-		T_FAIL("fork: %s", strerror(errno));
-	if (w == 0) {
-		if (setgroups(0, NULL) != 0 || setgid(65534) != 0 ||
-		    setuid(65534) != 0) {
-			fprintf(stderr, "FAIL: dropping to uid 65534: %s\n",
-				strerror(errno));
-			_exit(1);
-		}
-		return;
-	}
-	t_fail_after(8, "unprivileged run did not finish within 8 s");
-	while (waitpid(w, &st, 0) < 0)
-		if (errno != EINTR)
-			T_FAIL("waitpid: %s", strerror(errno));
-	if (WIFEXITED(st))
-		exit(WEXITSTATUS(st));
-	T_FAIL("unprivileged run killed by signal %d", WTERMSIG(st));
-}
-
-static void wait_byte(int fd)
-{
-	char c;
-
-	while (read(fd, &c, 1) < 0 && errno == EINTR)
-		;
-}
+#include "t_proc_track.h"
 
 int main(void)
 {
-	struct kevent ev[4];
-	int gate_g[2], gate_x[2], report[2], kq, st;
+	struct pt_pipes p;
+	int kq;
 	pid_t g;
-	ssize_t r;
 
-	if (!kernel_at_least(6, 15))
+	if (!pt_kernel_at_least(6, 15))
 		T_SKIP("a non-child's exit status needs PIDFD_GET_INFO "
 		       "(Linux 6.15)");
-	run_unprivileged();
-	t_fail_after(5, "proc-nonchild did not finish within 5 s");
-	t_pipe(gate_g);
-	t_pipe(gate_x);
-	t_pipe(report);
+	pt_begin("proc-nonchild");
 
-	pid_t x = fork();
-	if (x < 0)
-		T_FAIL("fork: %s", strerror(errno));
+	/* X forks G at once; G waits on go, X (after reaping G) on gate. */
+	pid_t x = pt_fork_piped(&p);
 	if (x == 0) {
-		close(gate_g[1]);
-		close(gate_x[1]);
-		close(report[0]);
-		g = fork();
-		if (g < 0)
-			_exit(120);
+		g = pt_fork_or_exit(120);
 		if (g == 0) {
-			wait_byte(gate_g[0]);
+			pt_wait_byte(p.go[0]);
 			_exit(9);
 		}
-		if (write(report[1], &g, sizeof g) != sizeof g)
-			_exit(121);
-		if (waitpid(g, &st, 0) != g || st != 0x900)
-			_exit(122);
-		wait_byte(gate_x[0]);
+		pt_report_pid(p.report[1], g, 121);
+		pt_reap_or_exit(g, 0x900, 122);
+		pt_wait_byte(p.gate[0]);
 		_exit(0);
 	}
-	kid = x;
-	atexit(kill_kid);
-	close(report[1]);
-	close(gate_g[0]);
-	close(gate_x[0]);
-	do
-		r = read(report[0], &g, sizeof g);
-	while (r < 0 && errno == EINTR);
-	if (r != sizeof g)
-		T_FAIL("no grandchild pid from the child (read %zd)", r);
+	g = pt_read_pid(p.report[0]);
 
 	kq = t_kqueue();
 	t_change(kq, g, EVFILT_PROC, EV_ADD, NOTE_EXIT, 0, &kq);
 	T_NO_EVENTS(kq);
-	t_write(gate_g[1], "x", 1);
+	t_write(p.go[1], "x", 1);
 
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], g, EVFILT_PROC, EV_CLEAR | EV_EOF | EV_ONESHOT,
+	T_WAIT1(kq, 2000, g, EVFILT_PROC, EV_CLEAR | EV_EOF | EV_ONESHOT,
 		 NOTE_EXIT, 0x900, &kq);
 	T_NO_EVENTS(kq);
 
-	t_write(gate_x[1], "x", 1);
-	T_EQ(waitpid(x, &st, 0), x);
-	kid = 0;
-	if (st != 0)
-		T_FAIL("child failed: wait status 0x%x", st);
+	t_write(p.gate[1], "x", 1);
+	pt_reap(x, 0);
 	T_NO_EVENTS(kq);
 	close(kq);
 	return 0;

@@ -17,11 +17,9 @@
 static void add_fails(int kq, uintptr_t pid, unsigned int fflags, void *ud)
 {
 	struct kevent ch, ev[2];
-	struct timespec z = { 0, 0 };
 
 	EV_SET(&ch, pid, EVFILT_PROC, EV_ADD, fflags, 0, ud);
-	memset(ev, 0xa5, sizeof ev);
-	T_EQ(kevent(kq, &ch, 1, ev, 2, &z), 1);
+	T_EQ(t_kevent1(kq, &ch, ev, 2), 1);
 	T_KEVENT(&ev[0], pid, EVFILT_PROC, EV_ERROR, 0, ESRCH, ud);
 	T_ERRNO(kevent(kq, &ch, 1, NULL, 0, NULL), ESRCH);
 }

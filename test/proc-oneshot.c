@@ -9,24 +9,21 @@
 int main(void)
 {
 	struct kevent ev[4];
-	int gate[2], kq, st;
+	int gate[2], kq;
 
 	t_fail_after(5, "proc-oneshot did not finish within 5 s");
-	t_pipe(gate);
 	pid_t pid = t_spawn_gated(gate, 0);
 	kq = t_kqueue();
 
 	t_change(kq, pid, EVFILT_PROC, EV_ADD, NOTE_EXIT, 0, NULL);
 	T_ASSERT(kill(pid, SIGKILL) == 0);
 	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], pid, EVFILT_PROC, EV_CLEAR | EV_EOF | EV_ONESHOT,
-		 NOTE_EXIT, SIGKILL, NULL);
+	T_EXIT_RECORD(&ev[0], pid, SIGKILL, NULL);
 
 	T_EQ(t_wait(kq, ev, 4, 100), 0);
 	t_change_fails(kq, pid, EVFILT_PROC, EV_DELETE, NULL, ENOENT);
 
-	T_EQ(waitpid(pid, &st, 0), pid);
-	t_kid_reaped();
+	t_kid_reap(pid, 0);
 	T_EQ(t_wait(kq, ev, 4, 100), 0);
 	t_change_fails(kq, pid, EVFILT_PROC, EV_DELETE, NULL, ENOENT);
 	close(kq);

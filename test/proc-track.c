@@ -14,322 +14,49 @@
  * Privilege: if run as root, the whole test runs in a child that first
  * drops to uid/gid 65534 (the connector's availability depends on it).
  */
-#include "t.h"
-
-#include <grp.h>
-#include <sys/utsname.h>
-#include <sys/wait.h>
-
-static pid_t kids[8];
-static int nkids;
-
-static void kill_kids(void)
-{
-	for (int i = 0; i < nkids; i++)
-		if (kids[i] > 0) {
-			kill(kids[i], SIGKILL);
-			waitpid(kids[i], NULL, 0);
-		}
-}
-
-static void add_kid(pid_t pid)
-{
-	if (nkids == 0)
-		atexit(kill_kids);
-	kids[nkids++] = pid;
-}
-
-/* Reaps our child pid (already exited or about to) and checks its status. */
-static void reap(pid_t pid, int want)
-{
-	int st;
-	pid_t r;
-
-	while ((r = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
-		;
-	if (r != pid)
-		T_FAIL("waitpid(%d): %s", (int)pid, strerror(errno));
-	for (int i = 0; i < nkids; i++)
-		if (kids[i] == pid)
-			kids[i] = 0;
-	if (st != want)
-		T_FAIL("process %d: wait status 0x%x, expected 0x%x", (int)pid,
-		       st, want);
-}
-
-/* As root: run the rest of main() in a child with uid/gid 65534 and exit
- * with its status; as any other user: return at once. */
-static void run_unprivileged(void)
-{
-	int st;
-
-	if (geteuid() != 0)
-		return;
-	pid_t w = fork();
-	if (w < 0)
-		T_FAIL("fork: %s", strerror(errno));
-	if (w == 0) {
-		if (setgroups(0, NULL) != 0 || setgid(65534) != 0 ||
-		    setuid(65534) != 0) {
-			fprintf(stderr, "FAIL: dropping to uid 65534: %s\n",
-				strerror(errno));
-			_exit(1);
-		}
-		return;
-	}
-	t_fail_after(8, "unprivileged run did not finish within 8 s");
-	while (waitpid(w, &st, 0) < 0)
-		if (errno != EINTR)
-			T_FAIL("waitpid: %s", strerror(errno));
-	if (WIFEXITED(st))
-		exit(WEXITSTATUS(st));
-	T_FAIL("unprivileged run killed by signal %d", WTERMSIG(st));
-}
-
-/* EV_ADD of an EVFILT_PROC knote needing the proc connector; ENOTSUP (the
- * connector cannot be used here) skips the test, any other error fails. */
-static void add_proc(int kq, pid_t pid, unsigned int fflags, void *udata)
-{
-	struct kevent ch;
-
-	EV_SET(&ch, pid, EVFILT_PROC, EV_ADD, fflags, 0, udata);
-	if (kevent(kq, &ch, 1, NULL, 0, NULL) == 0)
-		return;
-	if (errno == ENOTSUP)
-		T_SKIP("EVFILT_PROC fflags 0x%x need the netlink proc connector, "
-		       "unavailable here for uid %d: EV_ADD failed with ENOTSUP",
-		       fflags, (int)geteuid());
-	T_FAIL("EV_ADD {pid %d, EVFILT_PROC, fflags 0x%x}: %s", (int)pid,
-	       fflags, strerror(errno));
-}
-
-static void wait_byte(int fd)
-{
-	char c;
-
-	while (read(fd, &c, 1) < 0 && errno == EINTR)
-		;
-}
-
-static pid_t read_pid(int fd)
-{
-	pid_t p;
-	ssize_t r;
-
-	do
-		r = read(fd, &p, sizeof p);
-	while (r < 0 && errno == EINTR);
-	if (r != sizeof p)
-		T_FAIL("no pid on the report pipe (read %zd: %s)", r,
-		       r < 0 ? strerror(errno) : "EOF");
-	return p;
-}
-
-/* What the records of one process said, over all its records. */
-struct seen {
-	pid_t pid;
-	unsigned int all;   /* every fflags bit reported */
-	int child;          /* a NOTE_CHILD record came */
-	int64_t child_data;
-	int exited;         /* a NOTE_EXIT record came */
-	int64_t exit_data;
-};
-
-static struct seen seen[8];
-static int nseen;
-static void *want_udata;
-
-static struct seen *find_seen(pid_t pid)
-{
-	for (int i = 0; i < nseen; i++)
-		if (seen[i].pid == pid)
-			return &seen[i];
-	return NULL;
-}
-
-static void dump_seen(void)
-{
-	for (int i = 0; i < nseen; i++)
-		fprintf(stderr, "  pid %d: fflags 0x%x, child %d (data %" PRId64
-			"), exit %d (data 0x%" PRIx64 ")\n", (int)seen[i].pid,
-			seen[i].all, seen[i].child, seen[i].child_data,
-			seen[i].exited, seen[i].exit_data);
-}
-
-/* Checks one record and files it.  Records of one process may be split or
- * merged, except that a NOTE_CHILD record never carries
- * NOTE_EXIT (FreeBSD PR 180385).  Flags: EV_CLEAR always (forced);
- * EV_EOF|EV_ONESHOT on exit records; EV_CLEAR|EV_ONESHOT exactly on a
- * NOTE_CHILD record (FreeBSD's child note is a knote of its own, registered
- * EV_ONESHOT); others exactly EV_CLEAR. */
-static void take(const struct kevent *e)
-{
-	static const unsigned int known = NOTE_EXIT | NOTE_FORK | NOTE_EXEC |
-		NOTE_CHILD;
-	struct seen *s = NULL;
-	const char *why = NULL;
-
-	if (e->filter != EVFILT_PROC || (e->flags & EV_ERROR))
-		why = "not an EVFILT_PROC event";
-	else if (e->udata != want_udata)
-		why = "udata not copied from the watched knote";
-	else if (e->fflags & NOTE_TRACKERR)
-		why = "NOTE_TRACKERR: a child could not be tracked";
-	else if (e->fflags == 0 || (e->fflags & ~known))
-		why = "unexpected fflags";
-	else if ((e->fflags & (NOTE_CHILD | NOTE_EXIT)) ==
-		 (NOTE_CHILD | NOTE_EXIT))
-		why = "NOTE_CHILD merged with NOTE_EXIT (FreeBSD PR 180385)";
-	else if ((e->fflags & NOTE_EXIT) &&
-		 e->flags != (EV_CLEAR | EV_EOF | EV_ONESHOT))
-		why = "exit record flags are not EV_CLEAR|EV_EOF|EV_ONESHOT";
-	else if ((e->fflags & NOTE_CHILD) && e->flags != (EV_CLEAR | EV_ONESHOT))
-		why = "NOTE_CHILD record flags are not EV_CLEAR|EV_ONESHOT";
-	else if (!(e->fflags & (NOTE_EXIT | NOTE_CHILD)) &&
-		 e->flags != EV_CLEAR)
-		why = "flags are not EV_CLEAR";
-	if (why == NULL) {
-		s = find_seen((pid_t)e->ident);
-		if (s == NULL) {
-			if (nseen == 8)
-				why = "records for too many processes";
-			else {
-				s = &seen[nseen++];
-				s->pid = (pid_t)e->ident;
-			}
-		}
-	}
-	if (why == NULL && s->exited)
-		why = "record after the process's NOTE_EXIT record";
-	if (why == NULL && (e->fflags & NOTE_CHILD) && s->child)
-		why = "second NOTE_CHILD record";
-	if (why != NULL) {
-		t_print_kevent("  record", e);
-		dump_seen();
-		T_FAIL("%s", why);
-	}
-	if (e->fflags & NOTE_CHILD) {
-		s->child = 1;
-		s->child_data = e->data;
-	}
-	if (e->fflags & NOTE_EXIT) {
-		s->exited = 1;
-		s->exit_data = e->data;
-	}
-	s->all |= e->fflags;
-}
-
-/* Collects records until process pid has reported all the bits in what. */
-static void await(int kq, pid_t pid, unsigned int what, const char *desc)
-{
-	struct kevent ev[16];
-	int64_t end = t_now_ns() + 2500000000LL;
-
-	for (;;) {
-		struct seen *s = find_seen(pid);
-
-		if (s != NULL && (s->all & what) == what)
-			return;
-		if (t_now_ns() > end) {
-			dump_seen();
-			T_FAIL("no %s record for pid %d within 2.5 s", desc,
-			       (int)pid);
-		}
-		int n = t_wait(kq, ev, 16, 100);
-		for (int k = 0; k < n; k++)
-			take(&ev[k]);
-	}
-}
-
-/* Fails if any further record arrives within ms milliseconds. */
-static void no_more(int kq, long ms)
-{
-	struct kevent ev[8];
-	int n = t_wait(kq, ev, 8, ms);
-
-	if (n != 0) {
-		for (int k = 0; k < n; k++)
-			t_print_kevent("  unexpected", &ev[k]);
-		T_FAIL("%d unexpected records", n);
-	}
-}
-
-/* The data of a NOTE_EXIT record for a process that is not our child.
- * Deviation from FreeBSD: Linux gives a non-child's exit status only via
- * PIDFD_GET_INFO (Linux >= 6.15) once its real parent has reaped it, so the
- * record comes at reap time; before 6.15 the status cannot be had and data
- * is 0. */
-static int64_t nonchild_status(int st)
-{
-	struct utsname u;
-	int a = 0, b = 0;
-
-	if (uname(&u) != 0 || sscanf(u.release, "%d.%d", &a, &b) != 2)
-		T_FAIL("uname: cannot parse the kernel release");
-	return (a > 6 || (a == 6 && b >= 15)) ? st : 0;
-}
+#include "t_proc_track.h"
 
 int main(void)
 {
-	int go[2], gate_x[2], report[2], kq, st;
+	struct pt_pipes p;
+	int kq;
 
-	run_unprivileged();
-	t_fail_after(5, "proc-track did not finish within 5 s");
-	signal(SIGPIPE, SIG_IGN);
-	t_pipe(go);
-	t_pipe(gate_x);
-	t_pipe(report);
+	pt_begin("proc-track");
 
-	pid_t x = fork();
-	if (x < 0)
-		T_FAIL("fork: %s", strerror(errno));
+	pid_t x = pt_fork_piped(&p);
 	if (x == 0) {
-		close(go[1]);
-		close(gate_x[1]);
-		close(report[0]);
-		wait_byte(go[0]);
-		pid_t g = fork();
-		if (g < 0)
-			_exit(120);
+		pt_wait_byte(p.go[0]);
+		pid_t g = pt_fork_or_exit(120);
 		if (g == 0)
 			_exit(1);
-		if (write(report[1], &g, sizeof g) != sizeof g)
-			_exit(121);
-		wait_byte(gate_x[0]);
-		if (waitpid(g, &st, 0) != g || st != 0x100)
-			_exit(122);
+		pt_report_pid(p.report[1], g, 121);
+		pt_wait_byte(p.gate[0]);
+		pt_reap_or_exit(g, 0x100, 122);
 		_exit(0);
 	}
-	add_kid(x);
-	close(go[0]);
-	close(gate_x[0]);
-	close(report[1]);
 
-	kq = t_kqueue();
-	want_udata = &kq;
-	add_proc(kq, x, NOTE_TRACK | NOTE_FORK | NOTE_EXIT | NOTE_EXEC, &kq);
-	T_NO_EVENTS(kq);
-	t_write(go[1], "x", 1);
-	pid_t g = read_pid(report[0]);
+	pt_watch(&kq, x, NOTE_TRACK | NOTE_FORK | NOTE_EXIT | NOTE_EXEC);
+	t_write(p.go[1], "x", 1);
+	pid_t g = pt_read_pid(p.report[0]);
 
-	await(kq, g, NOTE_CHILD, "grandchild NOTE_CHILD");
-	await(kq, x, NOTE_FORK, "child NOTE_FORK");
-	t_write(gate_x[1], "x", 1);
-	await(kq, g, NOTE_EXIT, "grandchild NOTE_EXIT");
-	await(kq, x, NOTE_EXIT, "child NOTE_EXIT");
-	no_more(kq, 100);
+	pt_await(kq, g, NOTE_CHILD, "grandchild NOTE_CHILD");
+	pt_await(kq, x, NOTE_FORK, "child NOTE_FORK");
+	t_write(p.gate[1], "x", 1);
+	pt_await(kq, g, NOTE_EXIT, "grandchild NOTE_EXIT");
+	pt_await(kq, x, NOTE_EXIT, "child NOTE_EXIT");
+	pt_no_more(kq, 100);
 
-	struct seen *sx = find_seen(x), *sg = find_seen(g);
-	if (nseen != 2 || sx->all != (NOTE_FORK | NOTE_EXIT) ||
+	struct pt_seen *sx = pt_find_seen(x), *sg = pt_find_seen(g);
+	if (pt_nseen() != 2 || sx->all != (NOTE_FORK | NOTE_EXIT) ||
 	    sg->all != (NOTE_CHILD | NOTE_EXIT)) {
-		dump_seen();
+		pt_dump_seen();
 		T_FAIL("child: want NOTE_FORK, NOTE_EXIT; grandchild: want "
 		       "NOTE_CHILD, NOTE_EXIT; no other process");
 	}
 	T_EQ(sx->exit_data, 0);
 	T_EQ(sg->child_data, x);
-	T_EQ(sg->exit_data, nonchild_status(0x100));
-	reap(x, 0);
+	T_EQ(sg->exit_data, pt_nonchild_status(0x100));
+	pt_reap(x, 0);
 	close(kq);
 	return 0;
 }

@@ -12,7 +12,6 @@ int main(void)
 	int gate[2], kq1, kq2, st;
 
 	t_fail_after(5, "proc-two-kqueues did not finish within 5 s");
-	t_pipe(gate);
 	pid_t pid = t_spawn_gated(gate, 5);
 	kq1 = t_kqueue();
 	kq2 = t_kqueue();
@@ -24,16 +23,13 @@ int main(void)
 	t_write(gate[1], "x", 1);
 
 	T_EQ(t_wait(kq1, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], pid, EVFILT_PROC, EV_CLEAR | EV_EOF | EV_ONESHOT,
-		 NOTE_EXIT, 0x500, &kq1);
+	T_EXIT_RECORD(&ev[0], pid, 0x500, &kq1);
 	T_EQ(t_wait(kq2, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], pid, EVFILT_PROC, EV_CLEAR | EV_EOF | EV_ONESHOT,
-		 NOTE_EXIT, 0x500, &kq2);
+	T_EXIT_RECORD(&ev[0], pid, 0x500, &kq2);
 	T_NO_EVENTS(kq1);
 	T_NO_EVENTS(kq2);
 
-	T_EQ(waitpid(pid, &st, WNOHANG), pid);
-	t_kid_reaped();
+	st = t_kid_reap(pid, WNOHANG);
 	T_EQ(st, 0x500);
 	close(kq1);
 	close(kq2);

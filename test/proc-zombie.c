@@ -11,7 +11,6 @@
 int main(void)
 {
 	struct kevent ev[4];
-	siginfo_t si;
 	int kq, st = 0;
 
 	t_fail_after(5, "proc-zombie did not finish within 5 s");
@@ -22,24 +21,16 @@ int main(void)
 		_exit(7);
 	t_kid_reap_at_exit(pid);
 
-	/* Wait until it is a zombie, without reaping it. */
-	memset(&si, 0, sizeof si);
-	T_ASSERT(waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) == 0);
-	T_EQ(si.si_pid, pid);
+	t_kid_wait_exit(pid);
 
 	kq = t_kqueue();
 	t_change(kq, pid, EVFILT_PROC, EV_ADD, NOTE_EXIT, 0, &kq);
 	int n = t_get(kq, ev, 4);
 	T_EQ(n, 1);
-	T_KEVENT(&ev[0], pid, EVFILT_PROC, EV_CLEAR | EV_EOF | EV_ONESHOT,
-		 NOTE_EXIT, 0x700, &kq);
+	T_EXIT_RECORD(&ev[0], pid, 0x700, &kq);
 	T_NO_EVENTS(kq);
 
-	pid_t r = waitpid(pid, &st, WNOHANG);
-	if (r != pid)
-		T_FAIL("waitpid(%d, WNOHANG) after the record returned %d (%s)",
-		       (int)pid, (int)r, r < 0 ? strerror(errno) : "not ready");
-	t_kid_reaped();
+	st = t_kid_reap(pid, WNOHANG);
 	T_EQ(st, 0x700);
 	close(kq);
 	return 0;

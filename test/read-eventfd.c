@@ -11,7 +11,6 @@
 int main(void)
 {
 	int kq = t_kqueue(), efd;
-	struct kevent ev[8];
 	void *ud = (void *)0x23;
 	uint64_t v;
 
@@ -22,13 +21,11 @@ int main(void)
 
 	v = 5;
 	t_write(efd, &v, sizeof v);
-	T_EQ(t_wait(kq, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], efd, EVFILT_READ, 0, 0, 5, ud);
+	T_WAIT1(kq, 2000, efd, EVFILT_READ, 0, 0, 5, ud);
 
 	v = 2;
 	t_write(efd, &v, sizeof v);
-	T_EQ(t_wait(kq, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], efd, EVFILT_READ, 0, 0, 7, ud);
+	T_WAIT1(kq, 2000, efd, EVFILT_READ, 0, 0, 7, ud);
 
 	T_EQ(read(efd, &v, sizeof v), sizeof v);
 	T_EQ(v, 7);

@@ -8,7 +8,6 @@ int main(void)
 {
 	int kq = t_kqueue(), fd;
 	const char *path;
-	struct kevent ev[8];
 	void *ud = (void *)0x15;
 
 	path = t_tmp_fifo();
@@ -19,7 +18,6 @@ int main(void)
 	T_NO_EVENTS(kq);
 
 	t_write(fd, "foo", 3);
-	T_EQ(t_wait(kq, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], fd, EVFILT_READ, 0, 0, 3, ud);
+	T_WAIT1(kq, 2000, fd, EVFILT_READ, 0, 0, 3, ud);
 	return 0;
 }

@@ -12,7 +12,6 @@ int main(void)
 {
 	int kq = t_kqueue(), fd, w;
 	const char *path;
-	struct kevent ev[8];
 	void *ud = (void *)0x19;
 
 	fd = t_tmp_file(&path);
@@ -26,7 +25,6 @@ int main(void)
 	w = open(path, O_WRONLY | O_APPEND);
 	T_ASSERT(w >= 0);
 	t_write(w, "abcd", 4);
-	T_EQ(t_wait(kq, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], fd, EVFILT_READ, 0, 0, 4, ud);
+	T_WAIT1(kq, 2000, fd, EVFILT_READ, 0, 0, 4, ud);
 	return 0;
 }

@@ -8,7 +8,6 @@
 int main(void)
 {
 	int kq = t_kqueue(), p[2];
-	struct kevent ev[8];
 	void *ud = (void *)0x12;
 
 	t_pipe(p);
@@ -16,11 +15,9 @@ int main(void)
 	T_NO_EVENTS(kq);
 
 	t_write(p[1], "abc", 3);
-	T_EQ(t_wait(kq, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], p[0], EVFILT_READ, 0, 0, 3, ud);
+	T_WAIT1(kq, 2000, p[0], EVFILT_READ, 0, 0, 3, ud);
 
 	t_write(p[1], "de", 2);
-	T_EQ(t_wait(kq, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], p[0], EVFILT_READ, 0, 0, 5, ud);
+	T_WAIT1(kq, 2000, p[0], EVFILT_READ, 0, 0, 5, ud);
 	return 0;
 }

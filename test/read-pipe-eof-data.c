@@ -8,7 +8,6 @@
 int main(void)
 {
 	int kq = t_kqueue(), p[2];
-	struct kevent ev[8];
 	void *ud = (void *)0x14;
 	char buf[8];
 
@@ -17,11 +16,9 @@ int main(void)
 	T_ASSERT(close(p[1]) == 0);
 
 	t_change(kq, p[0], EVFILT_READ, EV_ADD, 0, 0, ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], p[0], EVFILT_READ, EV_EOF, 0, 3, ud);
+	T_GET1(kq, p[0], EVFILT_READ, EV_EOF, 0, 3, ud);
 
 	T_EQ(read(p[0], buf, sizeof buf), 3);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], p[0], EVFILT_READ, EV_EOF, 0, 0, ud);
+	T_GET1(kq, p[0], EVFILT_READ, EV_EOF, 0, 0, ud);
 	return 0;
 }

@@ -8,7 +8,6 @@
 int main(void)
 {
 	int kq = t_kqueue(), p[2];
-	struct kevent ev[8];
 	void *ud = (void *)0x13;
 
 	t_pipe(p);
@@ -16,7 +15,6 @@ int main(void)
 	T_NO_EVENTS(kq);
 
 	T_ASSERT(close(p[1]) == 0);
-	T_EQ(t_wait(kq, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], p[0], EVFILT_READ, EV_EOF, 0, 0, ud);
+	T_WAIT1(kq, 2000, p[0], EVFILT_READ, EV_EOF, 0, 0, ud);
 	return 0;
 }

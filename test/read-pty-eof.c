@@ -9,7 +9,6 @@
 int main(void)
 {
 	int kq = t_kqueue(), m, s;
-	struct kevent ev[8];
 	void *ud = (void *)0x25e;
 
 	t_pty(&m, &s);
@@ -18,7 +17,6 @@ int main(void)
 	T_NO_EVENTS(kq);
 
 	T_ASSERT(close(s) == 0);
-	T_EQ(t_wait(kq, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], m, EVFILT_READ, EV_EOF, 0, 0, ud);
+	T_WAIT1(kq, 2000, m, EVFILT_READ, EV_EOF, 0, 0, ud);
 	return 0;
 }

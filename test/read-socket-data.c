@@ -10,7 +10,6 @@
 int main(void)
 {
 	int kq = t_kqueue(), sp[2];
-	struct kevent ev[8];
 	void *ud = (void *)0x5eed;
 	char c;
 
@@ -19,8 +18,7 @@ int main(void)
 	T_NO_EVENTS(kq);
 
 	t_write(sp[1], "x", 1);
-	T_EQ(t_wait(kq, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], sp[0], EVFILT_READ, 0, 0, 1, ud);
+	T_WAIT1(kq, 2000, sp[0], EVFILT_READ, 0, 0, 1, ud);
 
 	/* The knote is level-triggered and requeued, but re-validated. */
 	T_EQ(read(sp[0], &c, 1), 1);

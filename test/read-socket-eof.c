@@ -9,7 +9,6 @@
 int main(void)
 {
 	int kq = t_kqueue(), sp[2];
-	struct kevent ev[8];
 	void *ud = (void *)0xe0f;
 
 	t_socketpair(sp);
@@ -17,10 +16,8 @@ int main(void)
 	T_NO_EVENTS(kq);
 
 	T_ASSERT(close(sp[1]) == 0);
-	T_EQ(t_wait(kq, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], sp[0], EVFILT_READ, EV_EOF, 0, 0, ud);
+	T_WAIT1(kq, 2000, sp[0], EVFILT_READ, EV_EOF, 0, 0, ud);
 
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], sp[0], EVFILT_READ, EV_EOF, 0, 0, ud);
+	T_GET1(kq, sp[0], EVFILT_READ, EV_EOF, 0, 0, ud);
 	return 0;
 }

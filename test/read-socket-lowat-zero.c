@@ -20,7 +20,6 @@ static int rcvlowat(int fd)
 int main(void)
 {
 	int kq = t_kqueue(), sp[2];
-	struct kevent ev[8];
 	void *ud = (void *)0x26;
 	int before;
 
@@ -30,8 +29,7 @@ int main(void)
 	T_EQ(rcvlowat(sp[0]), before);
 
 	t_write(sp[1], "x", 1);
-	T_EQ(t_wait(kq, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], sp[0], EVFILT_READ, 0, 0, 1, ud);
+	T_WAIT1(kq, 2000, sp[0], EVFILT_READ, 0, 0, 1, ud);
 	T_EQ(rcvlowat(sp[0]), before);
 	return 0;
 }

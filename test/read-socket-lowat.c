@@ -21,7 +21,6 @@ static int rcvlowat(int fd)
 static void check(int r, int w)
 {
 	int kq = t_kqueue(), kq2 = t_kqueue();
-	struct kevent ev[8];
 	void *ud = (void *)0x10a7, *ud2 = (void *)0x20a7;
 	int before = rcvlowat(r);
 
@@ -34,14 +33,12 @@ static void check(int r, int w)
 	t_write(w, "abc", 3);
 	t_wait_inq(r, 3);
 	T_NO_EVENTS(kq);
-	T_EQ(t_wait(kq2, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], r, EVFILT_READ, 0, 0, 3, ud2);
+	T_WAIT1(kq2, 2000, r, EVFILT_READ, 0, 0, 3, ud2);
 	T_EQ(rcvlowat(r), before);
 
 	t_write(w, "d", 1);
 	t_wait_inq(r, 4);
-	T_EQ(t_wait(kq, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], r, EVFILT_READ, 0, 0, 4, ud);
+	T_WAIT1(kq, 2000, r, EVFILT_READ, 0, 0, 4, ud);
 	T_EQ(rcvlowat(r), before);
 
 	T_ASSERT(close(kq) == 0);

@@ -12,7 +12,6 @@
 static void check(int r, int w, int lowat)
 {
 	int kq = t_kqueue();
-	struct kevent ev[8];
 	char buf[512];
 	void *ud = (void *)0x10;
 
@@ -28,8 +27,7 @@ static void check(int r, int w, int lowat)
 
 	t_write(w, "d", 1);
 	t_wait_inq(r, lowat);
-	T_EQ(t_wait(kq, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], r, EVFILT_READ, 0, 0, lowat, ud);
+	T_WAIT1(kq, 2000, r, EVFILT_READ, 0, 0, lowat, ud);
 	T_ASSERT(close(kq) == 0);
 	T_ASSERT(read(r, buf, sizeof buf) == lowat);
 }

@@ -9,7 +9,6 @@
 int main(void)
 {
 	int kq = t_kqueue(), sp[2];
-	struct kevent ev[8];
 	void *ud = (void *)0x5d;
 	char buf[8];
 
@@ -18,11 +17,9 @@ int main(void)
 	T_ASSERT(shutdown(sp[1], SHUT_WR) == 0);
 
 	t_change(kq, sp[0], EVFILT_READ, EV_ADD, 0, 0, ud);
-	T_EQ(t_wait(kq, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], sp[0], EVFILT_READ, EV_EOF, 0, 5, ud);
+	T_WAIT1(kq, 2000, sp[0], EVFILT_READ, EV_EOF, 0, 5, ud);
 
 	T_EQ(read(sp[0], buf, sizeof buf), 5);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], sp[0], EVFILT_READ, EV_EOF, 0, 0, ud);
+	T_GET1(kq, sp[0], EVFILT_READ, EV_EOF, 0, 0, ud);
 	return 0;
 }

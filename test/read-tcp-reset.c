@@ -26,7 +26,6 @@ static int so_error(int fd)
 int main(void)
 {
 	int kq = t_kqueue(), c, s;
-	struct kevent ev[8];
 	struct linger lg = { 1, 0 };
 	void *ud = (void *)0x4e5e7;
 
@@ -37,19 +36,16 @@ int main(void)
 	T_ASSERT(setsockopt(s, SOL_SOCKET, SO_LINGER, &lg, sizeof lg) == 0);
 	T_ASSERT(close(s) == 0);
 
-	T_EQ(t_wait(kq, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], c, EVFILT_READ, EV_EOF, ECONNRESET, 0, ud);
+	T_WAIT1(kq, 2000, c, EVFILT_READ, EV_EOF, ECONNRESET, 0, ud);
 
 	/* Level-triggered: reported again, still carrying the error. */
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], c, EVFILT_READ, EV_EOF, ECONNRESET, 0, ud);
+	T_GET1(kq, c, EVFILT_READ, EV_EOF, ECONNRESET, 0, ud);
 
 	/* The program's own getsockopt still sees the error, once. */
 	T_EQ(so_error(c), ECONNRESET);
 	T_EQ(so_error(c), 0);
 
 	/* The error has been consumed by the program: EOF without error. */
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], c, EVFILT_READ, EV_EOF, 0, 0, ud);
+	T_GET1(kq, c, EVFILT_READ, EV_EOF, 0, 0, ud);
 	return 0;
 }

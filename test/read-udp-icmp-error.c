@@ -14,7 +14,6 @@ int main(void)
 	int kq = t_kqueue(), tmp, s, err = -1;
 	struct sockaddr_in sin;
 	socklen_t len;
-	struct kevent ev[8];
 	void *ud = (void *)0x22;
 
 	/* Find a free port: bind, note it, close. */
@@ -28,8 +27,7 @@ int main(void)
 	T_NO_EVENTS(kq);
 
 	T_EQ(send(s, "x", 1, 0), 1);
-	T_EQ(t_wait(kq, ev, 8, 1000), 1);
-	T_KEVENT(&ev[0], s, EVFILT_READ, 0, 0, 0, ud);
+	T_WAIT1(kq, 1000, s, EVFILT_READ, 0, 0, 0, ud);
 
 	len = sizeof err;
 	T_ASSERT(getsockopt(s, SOL_SOCKET, SO_ERROR, &err, &len) == 0);

@@ -44,8 +44,7 @@ static void run(unsigned short flags)
 	T_NO_EVENTS(kq);
 
 	T_EQ(sendto(s, "x", 1, 0, (struct sockaddr *)&dead, sizeof dead), 1);
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], s, EVFILT_READ, flags, 0, 0, ud);
+	T_WAIT1(kq, 2000, s, EVFILT_READ, flags, 0, 0, ud);
 	errno = 0;
 	T_EQ(recv(s, b, sizeof b, MSG_DONTWAIT), -1);
 	T_EQ(errno, ECONNREFUSED);
@@ -57,8 +56,7 @@ static void run(unsigned short flags)
 		T_FAIL("kevent() spent %.3f s of CPU in a 300 ms wait", used);
 
 	T_EQ(sendto(c, "y", 1, 0, (struct sockaddr *)&me, sizeof me), 1);
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], s, EVFILT_READ, flags, 0, 1, ud);
+	T_WAIT1(kq, 2000, s, EVFILT_READ, flags, 0, 1, ud);
 	T_EQ(recv(s, b, sizeof b, MSG_DONTWAIT), 1);
 
 	struct msghdr mh = { 0 };

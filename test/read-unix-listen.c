@@ -12,7 +12,6 @@ int main(void)
 {
 	int kq = t_kqueue(), l, c1, c2, a1, a2;
 	struct sockaddr_un sun;
-	struct kevent ev[8];
 	void *ud = (void *)0x0115;
 
 	l = t_unix_listener(16, &sun);
@@ -26,13 +25,11 @@ int main(void)
 	T_ASSERT(connect(c1, (struct sockaddr *)&sun, sizeof sun) == 0);
 	T_ASSERT(connect(c2, (struct sockaddr *)&sun, sizeof sun) == 0);
 
-	T_EQ(t_wait(kq, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], l, EVFILT_READ, 0, 0, 2, ud);
+	T_WAIT1(kq, 2000, l, EVFILT_READ, 0, 0, 2, ud);
 
 	a1 = accept(l, NULL, NULL);
 	T_ASSERT(a1 >= 0);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], l, EVFILT_READ, 0, 0, 1, ud);
+	T_GET1(kq, l, EVFILT_READ, 0, 0, 1, ud);
 
 	a2 = accept(l, NULL, NULL);
 	T_ASSERT(a2 >= 0);

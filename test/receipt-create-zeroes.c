@@ -14,15 +14,13 @@ int main(void)
 	int sp[2];
 	int ud, ud2;
 	struct kevent ch, ev[2];
-	struct timespec z = { 0, 0 };
 
 	t_socketpair(sp);
 	EV_SET(&ch, sp[0], EVFILT_READ, EV_ADD | EV_RECEIPT, NOTE_LOWAT, 9,
 	       &ud);
 	ch.ext[2] = 5;
 	ch.ext[3] = 6;
-	memset(ev, 0xa5, sizeof ev);
-	T_EQ(kevent(kq, &ch, 1, ev, 2, &z), 1);
+	T_EQ(t_kevent1(kq, &ch, ev, 2), 1);
 	T_KEVENT(&ev[0], sp[0], EVFILT_READ, EV_ERROR, 0, 0, &ud);
 	T_EQ(ev[0].ext[2], 5);
 	T_EQ(ev[0].ext[3], 6);
@@ -30,8 +28,7 @@ int main(void)
 	/* Modify of the existing knote: fflags echoed. */
 	EV_SET(&ch, sp[0], EVFILT_READ, EV_ADD | EV_RECEIPT, NOTE_LOWAT, 5,
 	       &ud2);
-	memset(ev, 0xa5, sizeof ev);
-	T_EQ(kevent(kq, &ch, 1, ev, 2, &z), 1);
+	T_EQ(t_kevent1(kq, &ch, ev, 2), 1);
 	T_KEVENT(&ev[0], sp[0], EVFILT_READ, EV_ERROR, NOTE_LOWAT, 0, &ud2);
 	return 0;
 }

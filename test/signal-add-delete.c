@@ -7,14 +7,12 @@
  * pending signal is taken with sigtimedwait() between the steps.
  * FreeBSD libkqueue/signal.c add/del tests.
  */
-#include "t.h"
+#include "t_signal.h"
 
 static void block_usr1(void)
 {
 	sigset_t s;
-	sigemptyset(&s);
-	sigaddset(&s, SIGUSR1);
-	T_EQ(sigprocmask(SIG_BLOCK, &s, NULL), 0);
+	ts_block(&s, SIGUSR1);
 }
 
 /* Takes the pending SIGUSR1 (must be there) without waiting. */
@@ -37,9 +35,7 @@ int main(void)
 
 	/* EV_ADD: kevent() returns 0 and writes no record. */
 	EV_SET(&ch, SIGUSR1, EVFILT_SIGNAL, EV_ADD, 0, 0, &ud);
-	memset(ev, 0xa5, sizeof ev);
-	struct timespec z = { 0, 0 };
-	T_EQ(kevent(kq, &ch, 1, ev, 4, &z), 0);
+	T_EQ(t_kevent1(kq, &ch, ev, 4), 0);
 	T_ASSERT(t_untouched(&ev[0]));
 	T_NO_EVENTS(kq);
 
@@ -54,8 +50,7 @@ int main(void)
 	/* Added again: counts again. */
 	t_change(kq, SIGUSR1, EVFILT_SIGNAL, EV_ADD, 0, 0, &ud);
 	T_EQ(kill(getpid(), SIGUSR1), 0);
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
+	T_WAIT1(kq, 2000, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
 	T_NO_EVENTS(kq);
 	take_usr1();
 	t_change(kq, SIGUSR1, EVFILT_SIGNAL, EV_DELETE, 0, 0, NULL);

@@ -21,7 +21,6 @@ int main(void)
 	T_EQ(sigprocmask(SIG_BLOCK, &s, NULL), 0);
 
 	int kq = t_kqueue();
-	struct kevent ev[8];
 	struct timespec z = { 0, 0 };
 	int ud;
 	static const uintptr_t odd[] = { 0, 200, SIGKILL, SIGSTOP };
@@ -40,8 +39,7 @@ int main(void)
 	T_NO_EVENTS(kq);
 	T_EQ(kill(getpid(), SIGUSR2), 0);
 	T_EQ(kill(getpid(), SIGUSR1), 0);
-	T_EQ(t_wait(kq, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, NULL);
+	T_WAIT1(kq, 2000, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, NULL);
 	T_NO_EVENTS(kq);
 	T_EQ(sigtimedwait(&s, NULL, &z) > 0, 1);
 	T_EQ(sigtimedwait(&s, NULL, &z) > 0, 1);

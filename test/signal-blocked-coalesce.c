@@ -10,7 +10,7 @@
  * when it is unblocked, is not counted a second time (it is one signal,
  * already reported); a later unblocked send counts 1 again.
  */
-#include "t.h"
+#include "t_signal.h"
 
 static volatile sig_atomic_t hits;
 
@@ -25,9 +25,7 @@ int main(void)
 	t_fail_after(3, "signal-blocked-coalesce hung");
 	t_on_signal(SIGUSR1, on_usr1, 0);
 	sigset_t s;
-	sigemptyset(&s);
-	sigaddset(&s, SIGUSR1);
-	T_EQ(sigprocmask(SIG_BLOCK, &s, NULL), 0);
+	ts_block(&s, SIGUSR1);
 
 	int kq = t_kqueue();
 	struct kevent ev[4];
@@ -50,8 +48,7 @@ int main(void)
 	/* An ordinary send afterwards counts again. */
 	T_EQ(kill(getpid(), SIGUSR1), 0);
 	T_EQ(hits, 2);
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
+	T_WAIT1(kq, 2000, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
 	T_NO_EVENTS(kq);
 	T_EQ(close(kq), 0);
 	alarm(0);

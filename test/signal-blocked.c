@@ -9,15 +9,13 @@
  * After the record nothing more is reported (EV_CLEAR).
  * FreeBSD libkqueue/signal.c test_kevent_signal_get.
  */
-#include "t.h"
+#include "t_signal.h"
 
 int main(void)
 {
 	t_fail_after(3, "signal-blocked hung");
 	sigset_t s;
-	sigemptyset(&s);
-	sigaddset(&s, SIGUSR1);
-	T_EQ(sigprocmask(SIG_BLOCK, &s, NULL), 0);
+	ts_block(&s, SIGUSR1);
 
 	int kq = t_kqueue();
 	struct kevent ev[4];
@@ -29,8 +27,7 @@ int main(void)
 
 	/* Waiting get. */
 	T_EQ(kill(getpid(), SIGUSR1), 0);
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
+	T_WAIT1(kq, 2000, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
 	T_NO_EVENTS(kq);
 	T_EQ(sigtimedwait(&s, NULL, &z), SIGUSR1);
 

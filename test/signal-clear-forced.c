@@ -21,22 +21,19 @@ static void on_usr1(int sig)
 static void one(unsigned short add, unsigned short want)
 {
 	int kq = t_kqueue();
-	struct kevent ev[4];
 	int ud;
 
 	t_change(kq, SIGUSR1, EVFILT_SIGNAL, EV_ADD | add, 0, 0, &ud);
 	T_NO_EVENTS(kq);
 	T_EQ(kill(getpid(), SIGUSR1), 0);
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, want, 0, 1, &ud);
+	T_WAIT1(kq, 2000, SIGUSR1, EVFILT_SIGNAL, want, 0, 1, &ud);
 	T_NO_EVENTS(kq);
 	if (add & EV_DISPATCH) {
 		/* Disabled now; counted meanwhile, reported at enable. */
 		T_EQ(kill(getpid(), SIGUSR1), 0);
 		T_NO_EVENTS(kq);
 		t_change(kq, SIGUSR1, EVFILT_SIGNAL, EV_ENABLE, 0, 0, &ud);
-		T_EQ(t_wait(kq, ev, 4, 2000), 1);
-		T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, want, 0, 1, &ud);
+		T_WAIT1(kq, 2000, SIGUSR1, EVFILT_SIGNAL, want, 0, 1, &ud);
 		T_NO_EVENTS(kq);
 	}
 	T_EQ(close(kq), 0);

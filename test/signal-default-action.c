@@ -15,9 +15,7 @@
  *  - knote on SIGWINCH, SIG_DFL (default: ignore): two sends, C lives and
  *    finds data 2.
  */
-#include "t.h"
-
-#include <sys/wait.h>
+#include "t_signal.h"
 
 static pid_t child;
 
@@ -88,45 +86,34 @@ static void c_usr1_set_default(void)
 static void c_tstp(void)
 {
 	int kq = t_kqueue();
-	struct kevent ev[4];
 	int ud;
 	T_EQ(setpgid(0, 0), 0);
 	t_change(kq, SIGTSTP, EVFILT_SIGNAL, EV_ADD, 0, 0, &ud);
 	say_ready();
 	wait_go();
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], SIGTSTP, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
+	T_WAIT1(kq, 2000, SIGTSTP, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
 	T_NO_EVENTS(kq);
 }
 
 static void c_winch(void)
 {
 	int kq = t_kqueue();
-	struct kevent ev[4];
 	int ud;
 	t_change(kq, SIGWINCH, EVFILT_SIGNAL, EV_ADD, 0, 0, &ud);
 	T_EQ(kill(getpid(), SIGWINCH), 0);
 	T_EQ(kill(getpid(), SIGWINCH), 0);
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], SIGWINCH, EVFILT_SIGNAL, EV_CLEAR, 0, 2, &ud);
+	T_WAIT1(kq, 2000, SIGWINCH, EVFILT_SIGNAL, EV_CLEAR, 0, 2, &ud);
 	T_NO_EVENTS(kq);
 }
 
 static pid_t start(void (*fn)(void))
 {
-	t_pipe(ready);
-	t_pipe(go);
-	child = fork();
-	T_ASSERT(child >= 0);
+	child = ts_fork_ready_go(ready, go);
 	if (child == 0) {
-		close(ready[0]);
-		close(go[1]);
 		alarm(0);
 		fn();
 		exit(0);
 	}
-	close(ready[1]);
-	close(go[0]);
 	return child;
 }
 
@@ -139,26 +126,6 @@ static int finish(void)
 		close(go[1]);
 	child = 0;
 	return st;
-}
-
-static void expect_killed(const char *name, int st, int sig)
-{
-	if (WIFSIGNALED(st) && WTERMSIG(st) == sig)
-		return;
-	if (WIFSIGNALED(st))
-		T_FAIL("%s: killed by signal %d (%s), expected %s", name,
-		       WTERMSIG(st), strsignal(WTERMSIG(st)), strsignal(sig));
-	T_FAIL("%s: exited (status 0x%x), expected death by %s", name, st,
-	       strsignal(sig));
-}
-
-static void expect_ok(const char *name, int st)
-{
-	if (WIFSIGNALED(st))
-		T_FAIL("%s: killed by signal %d (%s)", name, WTERMSIG(st),
-		       strsignal(WTERMSIG(st)));
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		T_FAIL("%s: failed (status 0x%x)", name, st);
 }
 
 int main(void)
@@ -174,13 +141,13 @@ int main(void)
 	T_EQ(kill(pid, SIGTERM), 0);
 	close(go[1]);   /* a survivor reads EOF and says so */
 	go[1] = -1;
-	expect_killed("SIGTERM from the parent", finish(), SIGTERM);
+	ts_expect_killed("SIGTERM from the parent", finish(), SIGTERM);
 
 	start(c_term_self);
-	expect_killed("SIGTERM to self", finish(), SIGTERM);
+	ts_expect_killed("SIGTERM to self", finish(), SIGTERM);
 
 	start(c_usr1_set_default);
-	expect_killed("SIGUSR1 set to SIG_DFL with the knote", finish(),
+	ts_expect_killed("SIGUSR1 set to SIG_DFL with the knote", finish(),
 		      SIGUSR1);
 
 	pid = start(c_tstp);
@@ -193,10 +160,10 @@ int main(void)
 		       "");
 	T_EQ(kill(pid, SIGCONT), 0);
 	t_write(go[1], "g", 1);
-	expect_ok("SIGTSTP", finish());
+	ts_expect_ok("SIGTSTP", finish());
 
 	start(c_winch);
-	expect_ok("SIGWINCH", finish());
+	ts_expect_ok("SIGWINCH", finish());
 	alarm(0);
 	return 0;
 }

@@ -14,9 +14,7 @@
  * sa_flags are compared without SA_RESTORER (glibc adds its own restorer
  * behind the program's back on every sigaction() call).
  */
-#include "t.h"
-
-#include <sys/wait.h>
+#include "t_signal.h"
 
 #ifndef SA_RESTORER
 #define SA_RESTORER 0x04000000
@@ -105,9 +103,7 @@ static int add_knote(void *ud)
 
 static void expect_record(int kq, int64_t data, void *ud)
 {
-	struct kevent ev[4];
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, data, ud);
+	T_WAIT1(kq, 2000, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, data, ud);
 	T_NO_EVENTS(kq);
 }
 
@@ -280,28 +276,12 @@ static void s_two_kqueues_close(void)
 
 static void run(const char *name, void (*fn)(void), int want_sig)
 {
-	pid_t pid = fork();
-	T_ASSERT(pid >= 0);
-	if (pid == 0) {
-		t_fail_after(2, "signal-delete-restores: scenario hung");
-		fn();
-		exit(0);
-	}
-	int st;
-	T_EQ(waitpid(pid, &st, 0), pid);
-	if (want_sig) {
-		if (WIFSIGNALED(st) && WTERMSIG(st) == want_sig)
-			return;
-		if (WIFSIGNALED(st))
-			T_FAIL("%s: killed by signal %d, expected %d", name,
-			       WTERMSIG(st), want_sig);
-		T_FAIL("%s: failed (status 0x%x)", name, st);
-	}
-	if (WIFSIGNALED(st))
-		T_FAIL("%s: killed by signal %d (%s)", name, WTERMSIG(st),
-		       strsignal(WTERMSIG(st)));
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		T_FAIL("%s: failed (status 0x%x)", name, st);
+	int st = ts_run_child(fn, "signal-delete-restores: scenario hung");
+
+	if (want_sig)
+		ts_expect_killed(name, st, want_sig);
+	else
+		ts_expect_ok(name, st);
 }
 
 int main(void)

@@ -11,7 +11,7 @@
  * so the second send is a new signal and not a coalesced one (coalescing
  * is checked in signal-blocked-coalesce).
  */
-#include "t.h"
+#include "t_signal.h"
 
 static volatile sig_atomic_t hits;
 
@@ -26,7 +26,6 @@ int main(void)
 	t_fail_after(3, "signal-disable-enable hung");
 	t_on_signal(SIGUSR1, on_usr1, 0);
 	int kq = t_kqueue();
-	struct kevent ev[4];
 	struct timespec z = { 0, 0 };
 	int ud;
 
@@ -39,8 +38,7 @@ int main(void)
 	t_change(kq, SIGUSR1, EVFILT_SIGNAL, EV_ENABLE, 0, 0, &ud);
 	T_EQ(kill(getpid(), SIGUSR1), 0);
 	T_EQ(hits, 2);
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 2, &ud);
+	T_WAIT1(kq, 2000, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 2, &ud);
 	T_NO_EVENTS(kq);
 
 	/* Sent while disabled, reported at enable. */
@@ -48,24 +46,20 @@ int main(void)
 	T_EQ(kill(getpid(), SIGUSR1), 0);
 	T_NO_EVENTS(kq);
 	t_change(kq, SIGUSR1, EVFILT_SIGNAL, EV_ENABLE, 0, 0, &ud);
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
+	T_WAIT1(kq, 2000, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
 	T_NO_EVENTS(kq);
 	T_EQ(hits, 3);
 
 	/* Part 2: blocked signal. */
 	sigset_t s;
-	sigemptyset(&s);
-	sigaddset(&s, SIGUSR1);
-	T_EQ(sigprocmask(SIG_BLOCK, &s, NULL), 0);
+	ts_block(&s, SIGUSR1);
 	t_change(kq, SIGUSR1, EVFILT_SIGNAL, EV_DISABLE, 0, 0, &ud);
 	T_EQ(kill(getpid(), SIGUSR1), 0);
 	T_NO_EVENTS(kq);
 	T_EQ(sigtimedwait(&s, NULL, &z), SIGUSR1);
 	t_change(kq, SIGUSR1, EVFILT_SIGNAL, EV_ENABLE, 0, 0, &ud);
 	T_EQ(kill(getpid(), SIGUSR1), 0);
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 2, &ud);
+	T_WAIT1(kq, 2000, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 2, &ud);
 	T_NO_EVENTS(kq);
 	T_EQ(sigtimedwait(&s, NULL, &z), SIGUSR1);
 	T_EQ(hits, 3);

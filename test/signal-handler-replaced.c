@@ -95,7 +95,6 @@ int main(void)
 {
 	t_fail_after(10, "signal-handler-replaced hung");
 	int kq = t_kqueue();
-	struct kevent ev[4];
 	struct sigaction cur;
 
 	/* Ignored behind libkq's back after EV_ADD: counted again after the
@@ -105,8 +104,7 @@ int main(void)
 	sleep_once(kq);
 	for (int i = 0; i < 3; i++)
 		T_EQ(raise(SIGUSR1), 0);
-	T_EQ(t_get(kq, ev, 4), 1);
-	T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 3, (void *)1);
+	T_GET1(kq, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 3, (void *)1);
 	T_ASSERT(sigaction(SIGUSR1, NULL, &cur) == 0);
 	T_ASSERT(cur.sa_handler == SIG_IGN);
 
@@ -125,8 +123,7 @@ int main(void)
 	T_EQ(raise(SIGUSR2), 0);
 	T_EQ(raise(SIGUSR2), 0);
 	T_EQ(hits, 3);
-	T_EQ(t_get(kq, ev, 4), 1);
-	T_KEVENT(&ev[0], SIGUSR2, EVFILT_SIGNAL, EV_CLEAR, 0, 2, (void *)2);
+	T_GET1(kq, SIGUSR2, EVFILT_SIGNAL, EV_CLEAR, 0, 2, (void *)2);
 	T_ASSERT(sigaction(SIGUSR2, NULL, &cur) == 0);
 	T_ASSERT(cur.sa_handler == on_usr2);
 
@@ -141,8 +138,7 @@ int main(void)
 	pthread_t th;
 	T_EQ(pthread_create(&th, NULL, send_while_waiting, &s), 0);
 	T_EQ(pthread_sigmask(SIG_SETMASK, &old, NULL), 0);
-	T_EQ(t_wait(kq, ev, 4, 3000), 1);
-	T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, (void *)1);
+	T_WAIT1(kq, 3000, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, (void *)1);
 	T_EQ(pthread_join(th, NULL), 0);
 	T_NO_EVENTS(kq);
 

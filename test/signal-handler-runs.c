@@ -52,7 +52,6 @@ int main(void)
 	t_fail_after(3, "signal-handler-runs hung");
 	t_on_signal(SIGUSR1, on_usr1, 0);
 	int kq = t_kqueue();
-	struct kevent ev[4];
 	int ud;
 	sigset_t before, now;
 	T_EQ(sigprocmask(SIG_BLOCK, NULL, &before), 0);
@@ -62,8 +61,7 @@ int main(void)
 	for (int i = 1; i <= 10; i++) {
 		T_EQ(kill(getpid(), SIGUSR1), 0);
 		T_EQ(hits, i);
-		T_EQ(t_wait(kq, ev, 4, 2000), 1);
-		T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
+		T_WAIT1(kq, 2000, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
 		T_NO_EVENTS(kq);
 	}
 	T_EQ(bad_info, 0);
@@ -92,8 +90,7 @@ int main(void)
 	if (bad_mask)
 		T_FAIL("inside the handler SIGUSR1 and SIGUSR2 were not both "
 		       "blocked");
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 6, &ud);
+	T_WAIT1(kq, 2000, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 6, &ud);
 	T_NO_EVENTS(kq);
 
 	T_EQ(sigprocmask(SIG_BLOCK, NULL, &now), 0);

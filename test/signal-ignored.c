@@ -11,9 +11,8 @@
  * the program's behalf.  The watcher runs in a child process so that a
  * failure to keep SIG_IGN cannot kill the test itself.
  */
-#include "t.h"
+#include "t_signal.h"
 
-#include <sys/wait.h>
 
 #define SENDS 5
 
@@ -56,62 +55,21 @@ static void watcher(int ready)
 	exit(0);
 }
 
-/* Waits (at most 1 s) until sig is no longer pending for process pid, so
- * that the next send is a separate delivery: Linux would merge a send into
- * a still-pending instance (see signal-blocked-coalesce), which spacing
- * alone cannot rule out on a loaded machine. */
-static void wait_not_pending(pid_t pid, int sig)
-{
-	char path[64], line[256];
-	int64_t deadline = t_now_ns() + 1000000000LL;
-	unsigned long long bit = 1ULL << (sig - 1);
-
-	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-	for (;;) {
-		FILE *f = fopen(path, "r");
-		unsigned long long pend = 0, v;
-		if (f == NULL)
-			T_FAIL("fopen(%s): %s", path, strerror(errno));
-		while (fgets(line, sizeof line, f) != NULL)
-			if (sscanf(line, "SigPnd: %llx", &v) == 1 ||
-			    sscanf(line, "ShdPnd: %llx", &v) == 1)
-				pend |= v;
-		fclose(f);
-		if (!(pend & bit))
-			return;
-		if (t_now_ns() > deadline)
-			T_FAIL("signal %d stays pending in process %d", sig,
-			       (int)pid);
-		t_sleep_ms(1);
-	}
-}
-
 int main(void)
 {
 	int p[2];
-	t_pipe(p);
-	pid_t pid = fork();
-	T_ASSERT(pid >= 0);
-	if (pid == 0) {
-		close(p[0]);
+	pid_t pid = ts_fork_pipe(p);
+	if (pid == 0)
 		watcher(p[1]);
-	}
-	close(p[1]);
 	t_fail_after(4, "signal-ignored: watcher did not finish");
 	char c;
 	T_EQ(read(p[0], &c, 1), 1);
 	for (int i = 0; i < SENDS; i++) {
 		t_sleep_ms(20);
-		wait_not_pending(pid, SIGUSR1);
+		ts_wait_not_pending(pid, SIGUSR1);
 		T_EQ(kill(pid, SIGUSR1), 0);
 	}
-	int st;
-	T_EQ(waitpid(pid, &st, 0), pid);
-	if (WIFSIGNALED(st))
-		T_FAIL("watcher killed by signal %d (%s): SIG_IGN not kept",
-		       WTERMSIG(st), strsignal(WTERMSIG(st)));
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		T_FAIL("watcher failed (status 0x%x)", st);
+	ts_reap_ok("watcher (killed: SIG_IGN not kept)", pid);
 	alarm(0);
 	return 0;
 }

@@ -9,15 +9,13 @@
  * FreeBSD tests/sys/kqueue/kqueue_peek_signal.c (review D31858: a signal to
  * self is visible through a nested kqueue with a zero timeout).
  */
-#include "t.h"
+#include "t_signal.h"
 
 int main(void)
 {
 	t_fail_after(3, "signal-nested-peek hung");
 	sigset_t s;
-	sigemptyset(&s);
-	sigaddset(&s, SIGUSR1);
-	T_EQ(sigprocmask(SIG_BLOCK, &s, NULL), 0);
+	ts_block(&s, SIGUSR1);
 
 	int skq = t_kqueue();
 	int sud, kud;

@@ -7,18 +7,15 @@
  * zero-timeout sigtimedwait() fails with EAGAIN).  FreeBSD man page
  * ("lower precedence" than normal delivery) and kqueue_peek_signal.c.
  */
-#include "t.h"
+#include "t_signal.h"
 
 int main(void)
 {
 	t_fail_after(3, "signal-not-consumed hung");
 	sigset_t s;
-	sigemptyset(&s);
-	sigaddset(&s, SIGUSR1);
-	T_EQ(sigprocmask(SIG_BLOCK, &s, NULL), 0);
+	ts_block(&s, SIGUSR1);
 
 	int kq = t_kqueue();
-	struct kevent ev[4];
 	struct timespec z = { 0, 0 };
 	siginfo_t si;
 	sigset_t pend;
@@ -27,24 +24,17 @@ int main(void)
 
 	/* kill() */
 	T_EQ(kill(getpid(), SIGUSR1), 0);
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
+	T_WAIT1(kq, 2000, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
 	T_EQ(sigpending(&pend), 0);
 	T_EQ(sigismember(&pend, SIGUSR1), 1);
-	memset(&si, 0, sizeof si);
-	T_EQ(sigtimedwait(&s, &si, &z), SIGUSR1);
-	T_EQ(si.si_signo, SIGUSR1);
-	T_EQ(si.si_code, SI_USER);
-	T_EQ(si.si_pid, getpid());
-	T_EQ(si.si_uid, getuid());
+	ts_take_kill(&s, SIGUSR1);
 	T_ERRNO(sigtimedwait(&s, &si, &z), EAGAIN);
 	T_NO_EVENTS(kq);
 
 	/* sigqueue() with a value: the value reaches sigtimedwait(). */
 	union sigval v = { .sival_int = 4242 };
 	T_EQ(sigqueue(getpid(), SIGUSR1, v), 0);
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
+	T_WAIT1(kq, 2000, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
 	memset(&si, 0, sizeof si);
 	T_EQ(sigtimedwait(&s, &si, &z), SIGUSR1);
 	T_EQ(si.si_code, SI_QUEUE);

@@ -22,14 +22,12 @@ int main(void)
 	t_fail_after(3, "signal-oneshot hung");
 	t_on_signal(SIGUSR1, on_usr1, SA_RESTART);
 	int kq = t_kqueue();
-	struct kevent ev[4];
 	int ud;
 
 	t_change(kq, SIGUSR1, EVFILT_SIGNAL, EV_ADD | EV_ONESHOT, 0, 0, &ud);
 	T_EQ(kill(getpid(), SIGUSR1), 0);
 	T_EQ(hits, 1);
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR | EV_ONESHOT, 0, 1,
+	T_WAIT1(kq, 2000, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR | EV_ONESHOT, 0, 1,
 		 &ud);
 	T_NO_EVENTS(kq);
 

@@ -8,7 +8,7 @@
  * to the program's handler by unblocking afterwards -> the handler runs,
  * no record; a new (unblocked) send -> data 1.
  */
-#include "t.h"
+#include "t_signal.h"
 
 static volatile sig_atomic_t hits;
 
@@ -24,10 +24,7 @@ int main(void)
 	t_on_signal(SIGUSR1, on_usr1, 0);
 	sigset_t s;
 	struct timespec z = { 0, 0 };
-	sigemptyset(&s);
-	sigaddset(&s, SIGUSR1);
-	T_EQ(sigprocmask(SIG_BLOCK, &s, NULL), 0);
-	struct kevent ev[4];
+	ts_block(&s, SIGUSR1);
 	int ud;
 
 	/* Taken by sigtimedwait. */
@@ -40,8 +37,7 @@ int main(void)
 	T_EQ(sigtimedwait(&s, NULL, &z), SIGUSR1);
 	T_NO_EVENTS(kq);
 	T_EQ(kill(getpid(), SIGUSR1), 0);
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
+	T_WAIT1(kq, 2000, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
 	T_NO_EVENTS(kq);
 	T_EQ(sigtimedwait(&s, NULL, &z), SIGUSR1);
 	T_EQ(close(kq), 0);
@@ -57,8 +53,7 @@ int main(void)
 	T_NO_EVENTS(kq);
 	T_EQ(kill(getpid(), SIGUSR1), 0);
 	T_EQ(hits, 2);
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
+	T_WAIT1(kq, 2000, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
 	T_NO_EVENTS(kq);
 	T_EQ(close(kq), 0);
 	alarm(0);

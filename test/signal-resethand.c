@@ -10,9 +10,8 @@
  * the knote exists; each in a child process, which reports its progress
  * through a pipe before the fatal send.
  */
-#include "t.h"
+#include "t_signal.h"
 
-#include <sys/wait.h>
 
 static volatile sig_atomic_t hits;
 
@@ -35,7 +34,6 @@ static void install(void)
 static void scenario(int before, int out)
 {
 	int kq = t_kqueue();
-	struct kevent ev[4];
 	struct sigaction cur;
 	int ud;
 
@@ -47,8 +45,7 @@ static void scenario(int before, int out)
 		install();
 	T_EQ(kill(getpid(), SIGUSR1), 0);
 	T_EQ(hits, 1);
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
+	T_WAIT1(kq, 2000, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
 	memset(&cur, 0, sizeof cur);
 	T_EQ(sigaction(SIGUSR1, NULL, &cur), 0);
 	if (cur.sa_handler != SIG_DFL)
@@ -62,14 +59,9 @@ static void scenario(int before, int out)
 static void run(const char *name, int before)
 {
 	int p[2];
-	t_pipe(p);
-	pid_t pid = fork();
-	T_ASSERT(pid >= 0);
-	if (pid == 0) {
-		close(p[0]);
+	pid_t pid = ts_fork_pipe(p);
+	if (pid == 0)
 		scenario(before, p[1]);
-	}
-	close(p[1]);
 	int st;
 	char c;
 	T_EQ(waitpid(pid, &st, 0), pid);

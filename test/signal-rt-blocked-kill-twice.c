@@ -13,33 +13,14 @@
  *  - instances the program discards instead (SIG_IGN while pending) are
  *    never counted beyond the one seen pending.
  */
-#include "t.h"
-
-/* Sum of the data of the records the knote gives within ms. */
-static int64_t collect(int kq, int sig, long ms, void *ud)
-{
-	struct kevent ev[4];
-	int64_t sum = 0;
-	int n = t_wait(kq, ev, 4, ms);
-	for (int i = 0; i < n; i++) {
-		T_EQ(ev[i].ident, sig);
-		T_EQ(ev[i].filter, EVFILT_SIGNAL);
-		T_EQ(ev[i].flags, EV_CLEAR);
-		T_EQ(ev[i].fflags, 0);
-		T_ASSERT(ev[i].udata == ud);
-		sum += ev[i].data;
-	}
-	return sum;
-}
+#include "t_signal.h"
 
 int main(void)
 {
 	t_fail_after(10, "signal-rt-blocked-kill-twice hung");
 	int sig = SIGRTMIN + 1;
 	sigset_t s, pend;
-	sigemptyset(&s);
-	sigaddset(&s, sig);
-	T_EQ(sigprocmask(SIG_BLOCK, &s, NULL), 0);
+	ts_block(&s, sig);
 	int kq = t_kqueue();
 	int ud;
 	t_change(kq, sig, EVFILT_SIGNAL, EV_ADD, 0, 0, &ud);
@@ -56,20 +37,13 @@ int main(void)
 	T_EQ(sigpending(&pend), 0);
 	T_ASSERT(sigismember(&pend, sig));
 	struct timespec z = { 0, 0 };
-	for (int i = 0; i < 2; i++) {
-		siginfo_t si;
-		memset(&si, 0, sizeof si);
-		T_EQ(sigtimedwait(&s, &si, &z), sig);
-		T_EQ(si.si_signo, sig);
-		T_EQ(si.si_code, SI_USER);
-		T_EQ(si.si_pid, getpid());
-		T_EQ(si.si_uid, getuid());
-	}
+	for (int i = 0; i < 2; i++)
+		ts_take_kill(&s, sig);
 	errno = 0;
 	T_EQ(sigtimedwait(&s, NULL, &z), -1);
 	T_EQ(errno, EAGAIN);
 	/* the second take counted the instance no kqueue could see */
-	T_EQ(collect(kq, sig, 2000, &ud), 1);
+	T_EQ(ts_collect(kq, sig, 2000, &ud), 1);
 	T_NO_EVENTS(kq);
 
 	/* Discarded unseen: three queued, then SIG_IGN discards them all
@@ -80,7 +54,7 @@ int main(void)
 	T_EQ(signal(sig, SIG_IGN), SIG_DFL);
 	T_EQ(sigpending(&pend), 0);
 	T_ASSERT(!sigismember(&pend, sig));
-	T_EQ(collect(kq, sig, 2000, &ud), 1);
+	T_EQ(ts_collect(kq, sig, 2000, &ud), 1);
 	T_NO_EVENTS(kq);
 	T_EQ(close(kq), 0);
 	alarm(0);

@@ -6,24 +6,7 @@
  * the takes and the looks interleave.  While instances wait, libkq sees
  * only that the signal is pending (one); each take accounts for the rest.
  */
-#include "t.h"
-
-/* Sum of the data of every record the knote gives now. */
-static int64_t collect(int kq, int sig, long ms)
-{
-	struct kevent ev[4];
-	int64_t sum = 0;
-	int n = t_wait(kq, ev, 4, ms);
-	for (int i = 0; i < n; i++) {
-		T_EQ(ev[i].ident, sig);
-		T_EQ(ev[i].filter, EVFILT_SIGNAL);
-		T_EQ(ev[i].flags, EV_CLEAR);
-		T_EQ(ev[i].fflags, 0);
-		T_ASSERT(ev[i].udata == (void *)9);
-		sum += ev[i].data;
-	}
-	return sum;
-}
+#include "t_signal.h"
 
 static void send3(int sig)
 {
@@ -46,9 +29,7 @@ int main(void)
 	t_fail_after(10, "signal-rt-blocked-sigwaitinfo hung");
 	int sig = SIGRTMIN + 1;
 	sigset_t s;
-	sigemptyset(&s);
-	sigaddset(&s, sig);
-	T_EQ(sigprocmask(SIG_BLOCK, &s, NULL), 0);
+	ts_block(&s, sig);
 	int kq = t_kqueue();
 	t_change(kq, sig, EVFILT_SIGNAL, EV_ADD, 0, 0, (void *)9);
 
@@ -56,16 +37,16 @@ int main(void)
 	send3(sig);
 	for (int i = 0; i < 3; i++)
 		take(&s, sig, i);
-	T_EQ(collect(kq, sig, 2000), 3);
+	T_EQ(ts_collect(kq, sig, 2000, (void *)9), 3);
 	T_NO_EVENTS(kq);
 
 	/* looked at while pending, then taken one by one with a look after
 	 * each take (a look must not count the remaining ones again) */
 	send3(sig);
-	int64_t sum = collect(kq, sig, 2000);
+	int64_t sum = ts_collect(kq, sig, 2000, (void *)9);
 	for (int i = 0; i < 3; i++) {
 		take(&s, sig, i);
-		sum += collect(kq, sig, 0);
+		sum += ts_collect(kq, sig, 0, (void *)9);
 	}
 	T_EQ(sum, 3);
 	T_NO_EVENTS(kq);

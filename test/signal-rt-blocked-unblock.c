@@ -8,7 +8,7 @@
  * knote reports the one it can see, and each further instance is counted
  * when it is delivered: the records must add up to exactly 3.
  */
-#include "t.h"
+#include "t_signal.h"
 
 static volatile sig_atomic_t hits;
 
@@ -16,23 +16,6 @@ static void on_rt(int sig)
 {
 	(void)sig;
 	hits++;
-}
-
-/* Sum of the data of every record the knote gives now, at most `max`. */
-static int64_t collect(int kq, int sig, long ms)
-{
-	struct kevent ev[4];
-	int64_t sum = 0;
-	int n = t_wait(kq, ev, 4, ms);
-	for (int i = 0; i < n; i++) {
-		T_EQ(ev[i].ident, sig);
-		T_EQ(ev[i].filter, EVFILT_SIGNAL);
-		T_EQ(ev[i].flags, EV_CLEAR);
-		T_EQ(ev[i].fflags, 0);
-		T_ASSERT(ev[i].udata == (void *)7);
-		sum += ev[i].data;
-	}
-	return sum;
 }
 
 int main(void)
@@ -46,9 +29,7 @@ int main(void)
 	int sig = SIGRTMIN + 1;
 	t_on_signal(sig, on_rt, 0);
 	sigset_t s;
-	sigemptyset(&s);
-	sigaddset(&s, sig);
-	T_EQ(sigprocmask(SIG_BLOCK, &s, NULL), 0);
+	ts_block(&s, sig);
 
 	int kq = t_kqueue();
 	t_change(kq, sig, EVFILT_SIGNAL, EV_ADD, 0, 0, (void *)7);
@@ -58,13 +39,14 @@ int main(void)
 		T_EQ(sigqueue(getpid(), sig, v), 0);
 	}
 	/* seen while pending: at least one, never more than were sent */
-	int64_t before = collect(kq, sig, 2000);
+	int64_t before = ts_collect(kq, sig, 2000, (void *)7);
 	T_ASSERT(before >= 1 && before <= 3);
 	T_EQ(hits, 0);
 
 	T_EQ(sigprocmask(SIG_UNBLOCK, &s, NULL), 0);
 	T_EQ(hits, 3);
-	int64_t total = before + collect(kq, sig, before == 3 ? 0 : 2000);
+	int64_t total = before + ts_collect(kq, sig, before == 3 ? 0 : 2000,
+					    (void *)7);
 	T_EQ(total, 3);
 	T_NO_EVENTS(kq);
 
@@ -74,7 +56,7 @@ int main(void)
 		T_EQ(sigqueue(getpid(), sig, v), 0);
 	T_EQ(sigprocmask(SIG_UNBLOCK, &s, NULL), 0);
 	T_EQ(hits, 6);
-	T_EQ(collect(kq, sig, 2000), 3);
+	T_EQ(ts_collect(kq, sig, 2000, (void *)7), 3);
 	T_NO_EVENTS(kq);
 	alarm(0);
 	return 0;

@@ -8,7 +8,7 @@
  * and one the program blocks.  Each kill is followed by exactly one record
  * {sig, SIGNAL, EV_CLEAR, 0, 1, udata} and nothing more.
  */
-#include "t.h"
+#include "t_signal.h"
 
 static volatile sig_atomic_t hits;
 
@@ -52,9 +52,7 @@ int main(void)
 
 	series(kq, SIGURG, (void *)0xc03);
 
-	sigemptyset(&s);
-	sigaddset(&s, SIGHUP);
-	T_EQ(sigprocmask(SIG_BLOCK, &s, NULL), 0);
+	ts_block(&s, SIGHUP);
 	t_change(kq, SIGHUP, EVFILT_SIGNAL, EV_ADD, 0, 0, (void *)0xc04);
 	for (int i = 0; i < 100; i++) {
 		struct kevent ev[4];

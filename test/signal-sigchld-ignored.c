@@ -9,7 +9,7 @@
  * zombie for waitpid().  Each variant runs in its own child process (its own
  * SIGCHLD disposition and children).
  */
-#include "t.h"
+#include "t_signal.h"
 
 #include <sys/wait.h>
 
@@ -44,13 +44,11 @@ static void ignore_chld(void)
 static void ign_after(void)
 {
 	int kq = t_kqueue();
-	struct kevent ev[4];
 	int ud;
 
 	t_change(kq, SIGCHLD, EVFILT_SIGNAL, EV_ADD, 0, 0, &ud);
 	pid_t c = spawn_exit(3);
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], SIGCHLD, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
+	T_WAIT1(kq, 2000, SIGCHLD, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
 	int st;
 	T_EQ(waitpid(c, &st, 0), c);
 	T_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 3);
@@ -77,20 +75,9 @@ static void ign_before(void)
 
 static void run(const char *name, void (*fn)(void))
 {
-	pid_t pid = fork();
-	T_ASSERT(pid >= 0);
-	if (pid == 0) {
-		t_fail_after(2, "signal-sigchld-ignored: child hung");
-		fn();
-		exit(0);
-	}
-	int st;
-	T_EQ(waitpid(pid, &st, 0), pid);
-	if (WIFSIGNALED(st))
-		T_FAIL("%s: killed by signal %d (%s)", name, WTERMSIG(st),
-		       strsignal(WTERMSIG(st)));
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		T_FAIL("%s: failed (status 0x%x)", name, st);
+	int st = ts_run_child(fn, "signal-sigchld-ignored: child hung");
+
+	ts_expect_ok(name, st);
 }
 
 int main(void)

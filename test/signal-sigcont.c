@@ -9,9 +9,7 @@
  * too.  mheily/libkqueue "sigcont"; FreeBSD counts
  * SIGCONT like any signal.  The parent kills W if anything hangs.
  */
-#include "t.h"
-
-#include <sys/wait.h>
+#include "t_signal.h"
 
 static pid_t w_pid;
 
@@ -30,7 +28,6 @@ static void on_deadline(int sig)
 static void watcher(int ready, int go)
 {
 	int kq = t_kqueue();
-	struct kevent ev[4];
 	int ud;
 	char c;
 
@@ -41,13 +38,11 @@ static void watcher(int ready, int go)
 	while ((r = read(go, &c, 1)) < 0 && errno == EINTR)
 		;
 	T_EQ(r, 1);
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], SIGCONT, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
+	T_WAIT1(kq, 2000, SIGCONT, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
 	T_NO_EVENTS(kq);
 
 	T_EQ(kill(getpid(), SIGCONT), 0);
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], SIGCONT, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
+	T_WAIT1(kq, 2000, SIGCONT, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
 	T_NO_EVENTS(kq);
 	exit(0);
 }
@@ -55,17 +50,9 @@ static void watcher(int ready, int go)
 int main(void)
 {
 	int ready[2], go[2];
-	t_pipe(ready);
-	t_pipe(go);
-	w_pid = fork();
-	T_ASSERT(w_pid >= 0);
-	if (w_pid == 0) {
-		close(ready[0]);
-		close(go[1]);
+	w_pid = ts_fork_ready_go(ready, go);
+	if (w_pid == 0)
 		watcher(ready[1], go[0]);
-	}
-	close(ready[1]);
-	close(go[0]);
 	t_on_signal(SIGALRM, on_deadline, 0);
 	alarm(3);
 
@@ -81,12 +68,7 @@ int main(void)
 	if (!WIFCONTINUED(st))
 		T_FAIL("W did not continue (status 0x%x)", st);
 	t_write(go[1], "g", 1);
-	T_EQ(waitpid(w_pid, &st, 0), w_pid);
-	if (WIFSIGNALED(st))
-		T_FAIL("W killed by signal %d (%s)", WTERMSIG(st),
-		       strsignal(WTERMSIG(st)));
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		T_FAIL("W failed (status 0x%x)", st);
+	ts_reap_ok("W", w_pid);
 	alarm(0);
 	return 0;
 }

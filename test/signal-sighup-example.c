@@ -11,9 +11,8 @@
  * 3 and no kevent() call fails.  Runs in a child process: SIGHUP kills by
  * default.
  */
-#include "t.h"
+#include "t_signal.h"
 
-#include <sys/wait.h>
 
 static void example(int ready, int go)
 {
@@ -56,66 +55,22 @@ static void example(int ready, int go)
 	exit(0);
 }
 
-/* Waits (at most 1 s) until sig is no longer pending for process pid, so
- * that the next send is a separate delivery: Linux would merge a send into
- * a still-pending instance (see signal-blocked-coalesce), which spacing
- * alone cannot rule out on a loaded machine. */
-static void wait_not_pending(pid_t pid, int sig)
-{
-	char path[64], line[256];
-	int64_t deadline = t_now_ns() + 1000000000LL;
-	unsigned long long bit = 1ULL << (sig - 1);
-
-	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-	for (;;) {
-		FILE *f = fopen(path, "r");
-		unsigned long long pend = 0, v;
-		if (f == NULL)
-			T_FAIL("fopen(%s): %s", path, strerror(errno));
-		while (fgets(line, sizeof line, f) != NULL)
-			if (sscanf(line, "SigPnd: %llx", &v) == 1 ||
-			    sscanf(line, "ShdPnd: %llx", &v) == 1)
-				pend |= v;
-		fclose(f);
-		if (!(pend & bit))
-			return;
-		if (t_now_ns() > deadline)
-			T_FAIL("signal %d stays pending in process %d", sig,
-			       (int)pid);
-		t_sleep_ms(1);
-	}
-}
-
 int main(void)
 {
 	int ready[2], go[2];
-	t_pipe(ready);
-	t_pipe(go);
-	pid_t pid = fork();
-	T_ASSERT(pid >= 0);
-	if (pid == 0) {
-		close(ready[0]);
-		close(go[1]);
+	pid_t pid = ts_fork_ready_go(ready, go);
+	if (pid == 0)
 		example(ready[1], go[0]);
-	}
-	close(ready[1]);
-	close(go[0]);
 	t_fail_after(3, "signal-sighup-example: program did not finish");
 	char c;
 	T_EQ(read(ready[0], &c, 1), 1);
 	for (int i = 0; i < 3; i++) {
 		t_sleep_ms(10);
-		wait_not_pending(pid, SIGHUP);
+		ts_wait_not_pending(pid, SIGHUP);
 		T_EQ(kill(pid, SIGHUP), 0);
 	}
 	close(go[1]);
-	int st;
-	T_EQ(waitpid(pid, &st, 0), pid);
-	if (WIFSIGNALED(st))
-		T_FAIL("program killed by signal %d (%s)", WTERMSIG(st),
-		       strsignal(WTERMSIG(st)));
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		T_FAIL("program failed (status 0x%x)", st);
+	ts_reap_ok("program", pid);
 	alarm(0);
 	return 0;
 }

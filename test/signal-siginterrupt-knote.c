@@ -30,15 +30,12 @@ int main(void)
 	T_ASSERT(signal(SIGALRM, sit_on_alarm) != SIG_ERR);
 	sit_read_interrupted(p, 1);
 	t_watch_tick();
-	struct kevent ev[2];
-	T_EQ(t_wait(kq, ev, 2, 2000), 1);
-	T_KEVENT(&ev[0], SIGALRM, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
+	T_WAIT1(kq, 2000, SIGALRM, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
 
 	sit_siginterrupt(0);
 	T_ASSERT(signal(SIGALRM, sit_on_alarm) == sit_on_alarm);
 	sit_read_restarted(p, 2);
-	T_EQ(t_wait(kq, ev, 2, 2000), 1);
-	T_KEVENT(&ev[0], SIGALRM, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
+	T_WAIT1(kq, 2000, SIGALRM, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
 	t_watch_done();
 	return 0;
 }

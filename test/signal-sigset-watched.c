@@ -24,7 +24,6 @@ int main(void)
 	T_SKIP("signal() is ThreadSanitizer's own here");
 #endif
 	int kq = t_kqueue();
-	struct kevent ev[2];
 
 	T_ASSERT(signal(SIGUSR1, h1) != SIG_ERR);
 	t_change(kq, SIGUSR1, EVFILT_SIGNAL, EV_ADD, 0, 0, NULL);
@@ -36,8 +35,7 @@ int main(void)
 	T_ASSERT(raise(SIGUSR1) == 0);
 	T_EQ(ran1, 0);
 	T_EQ(ran2, 1);
-	T_EQ(t_wait(kq, ev, 2, 2000), 1);
-	T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, NULL);
+	T_WAIT1(kq, 2000, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, NULL);
 
 	T_ASSERT(sigset(SIGUSR1, SIG_HOLD) == h2);
 	sigset_t cur;

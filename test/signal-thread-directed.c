@@ -85,7 +85,6 @@ int main(void)
 	T_EQ(pthread_sigmask(SIG_BLOCK, &s, NULL), 0);
 
 	int kq = t_kqueue();
-	struct kevent ev[4];
 	int ud;
 	t_change(kq, SIGUSR1, EVFILT_SIGNAL, EV_ADD, 0, 0, &ud);
 
@@ -96,8 +95,7 @@ int main(void)
 
 	for (int i = 1; i <= 10; i++) {
 		T_EQ(pthread_kill(open_th, SIGUSR1), 0);
-		T_EQ(t_wait(kq, ev, 4, 2000), 1);
-		T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
+		T_WAIT1(kq, 2000, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
 		int64_t deadline = t_now_ns() + 1000000000LL;
 		while (hits < i && t_now_ns() < deadline)
 			t_sleep_ms(1);
@@ -111,8 +109,7 @@ int main(void)
 	T_EQ(raise(SIGUSR1), 0);
 	T_EQ(hits, 11);
 	T_EQ(handler_tid, (pid_t)syscall(SYS_gettid));
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
+	T_WAIT1(kq, 2000, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
 	T_NO_EVENTS(kq);
 	T_EQ(pthread_sigmask(SIG_BLOCK, &s, NULL), 0);
 
@@ -130,8 +127,7 @@ int main(void)
 	T_EQ(read(done[0], &c, 1), 1);
 	if (c != 'y')
 		T_FAIL("the blocked thread's SIGUSR1 was consumed by libkq");
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
+	T_WAIT1(kq, 2000, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &ud);
 	T_NO_EVENTS(kq);
 
 	t_write(go[1], "g", 1);

@@ -7,7 +7,7 @@
  * reports data 1.  After EV_DELETE in one kqueue the others still count and
  * the deleted one reports nothing.  mheily/libkqueue "multi_kqueue".
  */
-#include "t.h"
+#include "t_signal.h"
 
 #define NKQ 3
 
@@ -57,9 +57,7 @@ int main(void)
 
 	sigset_t s;
 	struct timespec z = { 0, 0 };
-	sigemptyset(&s);
-	sigaddset(&s, SIGUSR1);
-	T_EQ(sigprocmask(SIG_BLOCK, &s, NULL), 0);
+	ts_block(&s, SIGUSR1);
 	T_EQ(kill(getpid(), SIGUSR1), 0);
 	expect_all(1, -1);
 	T_EQ(sigtimedwait(&s, NULL, &z), SIGUSR1);

@@ -63,11 +63,9 @@ static void check_disposition(int sig, void (*expect)(int))
 
 static void three_counted(int kq, int sig, void *ud)
 {
-	struct kevent ev[4];
 	for (int i = 0; i < 3; i++)
 		T_EQ(raise(sig), 0);
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], sig, EVFILT_SIGNAL, EV_CLEAR, 0, 3, ud);
+	T_WAIT1(kq, 2000, sig, EVFILT_SIGNAL, EV_CLEAR, 0, 3, ud);
 	T_NO_EVENTS(kq);
 }
 

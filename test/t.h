@@ -204,6 +204,13 @@ static inline void t_change_fails(int kq, uintptr_t ident, short filter,
 		       strerror(errno), err, strerror(err));
 }
 
+/* One kevent() call with the one change *ch, collecting up to n records
+ * into the array ev (all of it first filled with 0xa5, for t_untouched())
+ * without waiting; gives kevent()'s result. */
+#define t_kevent1(kq, ch, ev, n)                                           \
+	(memset((ev), 0xa5, sizeof (ev)),                                  \
+	 kevent((kq), (ch), 1, (ev), (n), &(struct timespec){ 0, 0 }))
+
 /* Collects up to n records, zero timeout. */
 static inline int t_get(int kq, struct kevent *ev, int n)
 {
@@ -222,6 +229,34 @@ static inline int t_wait(int kq, struct kevent *ev, int n, long ms)
 	if (r < 0)
 		T_FAIL("kevent(wait): %s", strerror(errno));
 	return r;
+}
+
+/* Collects (room for 8 records; waiting at most ms milliseconds, 0: not at
+ * all) exactly one record, equal in every field to the given one. */
+#define T_WAIT1(kq, ms, id, filt, fl, ffl, dat, ud)                        \
+	t_one_check(__FILE__, __LINE__, (kq), (ms), (uintptr_t)(id),       \
+		    (filt), (fl), (ffl), (dat), (void *)(ud))
+
+/* The same without waiting. */
+#define T_GET1(kq, id, filt, fl, ffl, dat, ud)                             \
+	T_WAIT1((kq), 0, (id), (filt), (fl), (ffl), (dat), (ud))
+
+static inline void t_one_check(const char *file, int line, int kq, long ms,
+	uintptr_t ident, short filter, unsigned short flags,
+	unsigned int fflags, int64_t data, void *udata)
+{
+	struct kevent ev[8];
+	int n = t_wait(kq, ev, 8, ms);
+
+	if (n != 1) {
+		for (int i = 0; i < n; i++)
+			t_print_kevent("  got", &ev[i]);
+		fprintf(stderr, "FAIL %s:%d: %d records, expected one\n", file,
+			line, n);
+		exit(1);
+	}
+	t_kevent_check(file, line, &ev[0], ident, filter, flags, fflags, data,
+		       udata);
 }
 
 /* Fails unless a zero-timeout collection returns nothing. */

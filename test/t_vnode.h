@@ -4,7 +4,10 @@
  *   vt_mkdir()   a private directory under /tmp, removed with its contents
  *                at exit;
  *   vt_create()  creates and opens a file in it;
- *   vt_mkdir_open() makes and opens a directory in it;
+ *   vt_file()    both: one file in a private directory;
+ *   vt_mkdir_open() makes and opens a directory in it, vt_subdir() makes
+ *                one, vt_new_file() an empty file;
+ *   vt_watch_dir() a directory watched from two kqueues;
  *   vt_touch()   sets a file's times (a real attribute change);
  *   WANT1()      exactly one EVFILT_VNODE record, equal to the given one;
  *   WANT1_ONLY() the same with EV_CLEAR, then nothing more for 50 ms;
@@ -65,6 +68,13 @@ static inline int vt_create(char *path, size_t size, const char *dir,
 	return fd;
 }
 
+/* The file "file" in a private directory (vt_mkdir()): created, opened
+ * O_RDWR and its path put in path. */
+static inline int vt_file(char *path, size_t size)
+{
+	return vt_create(path, size, vt_mkdir(), "file");
+}
+
 /* Makes the directory dir/name (mode 0700) and opens it O_RDONLY, for a
  * knote on it; its path goes to path. */
 static inline int vt_mkdir_open(char *path, size_t size, const char *dir,
@@ -77,6 +87,37 @@ static inline int vt_mkdir_open(char *path, size_t size, const char *dir,
 	if (fd < 0)
 		T_FAIL("open(%s): %s", path, strerror(errno));
 	return fd;
+}
+
+/* Makes the directory dir/name (mode 0700), its path going to path. */
+static inline void vt_subdir(char *path, size_t size, const char *dir,
+			     const char *name)
+{
+	snprintf(path, size, "%s/%s", dir, name);
+	if (mkdir(path, 0700) != 0)
+		T_FAIL("mkdir(%s): %s", path, strerror(errno));
+}
+
+/* Creates the empty file path (mode 0600), leaving it closed. */
+static inline void vt_new_file(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+
+	if (fd < 0)
+		T_FAIL("open(%s): %s", path, strerror(errno));
+	if (close(fd) != 0)
+		T_FAIL("close: %s", strerror(errno));
+}
+
+/* Watches the directory dfd from kq (EV_CLEAR, fflags) and from kql
+ * (EV_CLEAR, NOTE_LINK alone, to see what a link count watcher gets);
+ * nothing is reported yet. */
+static inline void vt_watch_dir(int kq, int kql, int dfd, unsigned int fflags,
+				void *ud)
+{
+	t_change(kq, dfd, EVFILT_VNODE, EV_ADD | EV_CLEAR, fflags, 0, ud);
+	t_change(kql, dfd, EVFILT_VNODE, EV_ADD | EV_CLEAR, NOTE_LINK, 0, ud);
+	T_NO_EVENTS(kq);
 }
 
 /* Sets both file times to sec (each call a distinct value: a real change). */

@@ -7,10 +7,7 @@
  * READ on a second kqueue that has a ready knote, and EV_ADD|EV_DISABLE with
  * data (A must stay asleep) followed by EV_ENABLE (A wakes then).
  */
-#include "t.h"
-
-#include <stdatomic.h>
-#include <sys/syscall.h>
+#include "t_thread.h"
 
 #define MAX_LATENCY_NS (100 * 1000000LL)
 
@@ -20,25 +17,11 @@ static int res, err;
 static struct kevent got[4];
 static int64_t t_ret;
 
-static char thread_state(int t)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof path, "/proc/self/task/%d/stat", t);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return '?';
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	char *p = strrchr(buf, ')');
-	return (p && p[1] == ' ') ? p[2] : '?';
-}
-
 static void *waiter(void *arg)
 {
 	struct timespec to = { 3, 0 };
 	(void)arg;
-	atomic_store(&tid, (int)syscall(SYS_gettid));
+	atomic_store(&tid, t_gettid());
 	res = kevent(kq, NULL, 0, got, 4, &to);
 	err = errno;
 	t_ret = t_now_ns();
@@ -51,16 +34,8 @@ static pthread_t start(void)
 	pthread_t th;
 	atomic_store(&tid, 0);
 	atomic_store(&done, 0);
-	T_ASSERT(pthread_create(&th, NULL, waiter, NULL) == 0);
-	int64_t end = t_now_ns() + 2000000000LL;
-	while (atomic_load(&tid) == 0 ||
-	       thread_state(atomic_load(&tid)) != 'S') {
-		if (atomic_load(&done))
-			T_FAIL("A returned %d before the add", res);
-		if (t_now_ns() > end)
-			T_FAIL("A never blocked");
-		t_sleep_ms(1);
-	}
+	if (!t_start_waiter(&th, waiter, NULL, &tid, &done, "A"))
+		T_FAIL("A returned %d before the add", res);
 	t_sleep_ms(10);
 	if (atomic_load(&done))
 		T_FAIL("A returned %d before the add", res);

@@ -8,23 +8,14 @@
  * appears within 50 ms of the first.  At the end a level USER knote stops
  * all 8 threads.
  */
-#include "t.h"
-
-#include <stdatomic.h>
+#include "t_thread.h"
 
 #define NTHREADS 8
 #define ROUNDS 20
 #define STOP_ID 99
 
 static int kq, lst;
-static atomic_int records, accepted, enabled, bad;
-static char badmsg[200];
-
-static void set_bad(const char *m)
-{
-	if (!atomic_exchange(&bad, 1))
-		snprintf(badmsg, sizeof badmsg, "%s", m);
-}
+static atomic_int records, accepted, enabled;
 
 static void *worker(void *arg)
 {
@@ -35,7 +26,7 @@ static void *worker(void *arg)
 		int n = kevent(kq, NULL, 0, &ev, 1, &to);
 		if (n < 0) {
 			if (errno != EINTR)
-				set_bad("kevent failed");
+				t_thread_fail("kevent failed");
 			continue;
 		}
 		if (n == 0)
@@ -45,14 +36,15 @@ static void *worker(void *arg)
 		if (ev.filter != EVFILT_READ || ev.ident != (uintptr_t)lst ||
 		    ev.flags != EV_DISPATCH || ev.data != 1) {
 			t_print_kevent("  unexpected", &ev);
-			set_bad("unexpected record");
+			t_thread_fail("unexpected record");
 			continue;
 		}
 		atomic_fetch_add(&records, 1);
 		int c = accept(lst, NULL, NULL);
 		if (c < 0) {
-			set_bad(errno == EAGAIN ? "accept: EAGAIN (record "
-				"without a connection)" : "accept failed");
+			t_thread_fail(errno == EAGAIN ? "accept: EAGAIN "
+				      "(record without a connection)" :
+				      "accept failed");
 		} else {
 			close(c);
 			atomic_fetch_add(&accepted, 1);
@@ -60,7 +52,7 @@ static void *worker(void *arg)
 		struct kevent ch;
 		EV_SET(&ch, lst, EVFILT_READ, EV_ENABLE, 0, 0, NULL);
 		if (kevent(kq, &ch, 1, NULL, 0, NULL) != 0)
-			set_bad("EV_ENABLE failed");
+			t_thread_fail("EV_ENABLE failed");
 		atomic_fetch_add(&enabled, 1);
 	}
 }
@@ -102,21 +94,14 @@ int main(void)
 		if (atomic_load(&records) != r)
 			T_FAIL("connection %d reported to %d threads", r,
 			       atomic_load(&records) - r + 1);
-		if (atomic_load(&bad))
-			T_FAIL("%s", badmsg);
+		t_thread_check();
 		T_EQ(close(c), 0);
 	}
 	T_EQ(atomic_load(&accepted), ROUNDS);
 
 	t_change(kq, STOP_ID, EVFILT_USER, 0, NOTE_TRIGGER, 0, NULL);
-	struct timespec dl;
-	clock_gettime(CLOCK_REALTIME, &dl);
-	dl.tv_sec += 3;
-	for (int i = 0; i < NTHREADS; i++)
-		if (pthread_timedjoin_np(th[i], NULL, &dl) != 0)
-			T_FAIL("thread %d did not see the level stop knote", i);
-	if (atomic_load(&bad))
-		T_FAIL("%s", badmsg);
+	t_join_all(th, NTHREADS, 3, "did not see the level stop knote");
+	t_thread_check();
 	alarm(0);
 	return 0;
 }

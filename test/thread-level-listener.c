@@ -9,16 +9,14 @@
  * counted.  No thread blocks: after the last connection every thread still
  * answers, i.e. a level USER stop knote ends all 8 within 3 s.
  */
-#include "t.h"
-
-#include <stdatomic.h>
+#include "t_thread.h"
 
 #define NTHREADS 8
 #define ROUNDS 10
 #define STOP_ID 99
 
 static int kq, lst;
-static atomic_int records, accepted, dups, bad;
+static atomic_int records, accepted, dups;
 
 static void *worker(void *arg)
 {
@@ -29,7 +27,7 @@ static void *worker(void *arg)
 		int n = kevent(kq, NULL, 0, &ev, 1, &to);
 		if (n < 0) {
 			if (errno != EINTR)
-				atomic_store(&bad, 1);
+				t_thread_fail("kevent failed");
 			continue;
 		}
 		if (n == 0)
@@ -39,7 +37,7 @@ static void *worker(void *arg)
 		if (ev.filter != EVFILT_READ || ev.ident != (uintptr_t)lst ||
 		    ev.flags != 0 || ev.data < 1) {
 			t_print_kevent("  unexpected", &ev);
-			atomic_store(&bad, 2);
+			t_thread_fail("unexpected record");
 			continue;
 		}
 		atomic_fetch_add(&records, 1);
@@ -50,7 +48,7 @@ static void *worker(void *arg)
 		} else if (errno == EAGAIN) {
 			atomic_fetch_add(&dups, 1);
 		} else {
-			atomic_store(&bad, 3);
+			t_thread_fail("accept failed");
 		}
 	}
 }
@@ -87,22 +85,15 @@ int main(void)
 		t_sleep_ms(20);
 		T_EQ(atomic_load(&accepted), r);
 		T_ASSERT(atomic_load(&records) - before >= 1);
-		if (atomic_load(&bad))
-			T_FAIL("a worker failed (%d)", atomic_load(&bad));
+		t_thread_check();
 		T_EQ(close(c), 0);
 	}
 	fprintf(stderr, "%d connections: %d records, %d duplicates\n", ROUNDS,
 		atomic_load(&records), atomic_load(&dups));
 
 	t_change(kq, STOP_ID, EVFILT_USER, 0, NOTE_TRIGGER, 0, NULL);
-	struct timespec dl;
-	clock_gettime(CLOCK_REALTIME, &dl);
-	dl.tv_sec += 3;
-	for (int i = 0; i < NTHREADS; i++)
-		if (pthread_timedjoin_np(th[i], NULL, &dl) != 0)
-			T_FAIL("thread %d did not answer the stop knote", i);
-	if (atomic_load(&bad))
-		T_FAIL("a worker failed (%d)", atomic_load(&bad));
+	t_join_all(th, NTHREADS, 3, "did not answer the stop knote");
+	t_thread_check();
 	alarm(0);
 	return 0;
 }

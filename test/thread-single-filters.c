@@ -10,10 +10,8 @@
  * each; before each activation all 8 threads are asleep; after the record
  * arrived, 30 ms more must bring no second one.
  */
-#include "t.h"
+#include "t_thread.h"
 
-#include <stdatomic.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #define NTHREADS 8
@@ -41,7 +39,7 @@ static void *waiter(void *arg)
 	int me = (int)(intptr_t)arg;
 	struct timespec to = { 1, 0 };
 	struct kevent ev;
-	atomic_store(&tids[me], (int)syscall(SYS_gettid));
+	atomic_store(&tids[me], t_gettid());
 	for (;;) {
 		int n = kevent(kq, NULL, 0, &ev, 1, &to);
 		if (n < 0) {
@@ -63,53 +61,17 @@ static void *waiter(void *arg)
 	}
 }
 
-static char thread_state(int t)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof path, "/proc/self/task/%d/stat", t);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return '?';
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	char *p = strrchr(buf, ')');
-	return (p && p[1] == ' ') ? p[2] : '?';
-}
+#define UD(k) ((void *)(intptr_t)(k))
 
 static void all_asleep(void)
 {
-	int64_t end = t_now_ns() + 2000000000LL;
-	for (int i = 0; i < NTHREADS; i++)
-		while (atomic_load(&tids[i]) == 0 ||
-		       thread_state(atomic_load(&tids[i])) != 'S') {
-			if (t_now_ns() > end)
-				T_FAIL("thread %d never blocked", i);
-			t_sleep_ms(1);
-		}
-	t_sleep_ms(5);
+	t_all_asleep(tids, NTHREADS, 5);
 }
 
 static void expect_one(int k, int want)
 {
-	int64_t end = t_now_ns() + 2000000000LL;
-	while (atomic_load(&count[k]) < want) {
-		if (t_now_ns() > end)
-			T_FAIL("%s round %d: no thread got the record",
-			       names[k], want);
-		t_sleep_ms(1);
-	}
-	t_sleep_ms(30);
-	int c = atomic_load(&count[k]);
-	if (c != want)
-		T_FAIL("%s: one activation delivered %d times", names[k],
-		       c - want + 1);
-	if (atomic_load(&bad))
-		T_FAIL("a waiter failed or got a foreign record (%d)",
-		       atomic_load(&bad));
+	t_taken_once(&count[k], want, &bad, names[k]);
 }
-
-#define UD(k) ((void *)(intptr_t)(k))
 
 int main(void)
 {
@@ -197,12 +159,7 @@ int main(void)
 	}
 
 	t_change(kq, STOP_ID, EVFILT_USER, 0, NOTE_TRIGGER, 0, NULL);
-	struct timespec dl;
-	clock_gettime(CLOCK_REALTIME, &dl);
-	dl.tv_sec += 5;
-	for (int i = 0; i < NTHREADS; i++)
-		if (pthread_timedjoin_np(th[i], NULL, &dl) != 0)
-			T_FAIL("thread %d did not see the level stop knote", i);
+	t_join_all(th, NTHREADS, 5, "did not see the level stop knote");
 	alarm(0);
 	return 0;
 }

@@ -13,9 +13,8 @@
  * not doubled), and the byte must be there when its record is (not a
  * phantom).
  */
-#include "t.h"
+#include "t_thread.h"
 
-#include <stdatomic.h>
 
 #define NCHURN 2
 #define NPIPES 32
@@ -32,16 +31,8 @@
 
 static int kq, prod[2];
 static int churn_fds[NCHURN][NPIPES][2];
-static atomic_int stop, failed;
+static atomic_int stop;
 static atomic_long changes, trig_seen, pipe_seen, wrecords;
-static char failmsg[256];
-
-static void fail(const char *m)
-{
-	if (!atomic_exchange(&failed, 1))
-		snprintf(failmsg, sizeof failmsg, "%s", m);
-}
-
 static void *churn(void *arg)
 {
 	int me = (int)(intptr_t)arg;
@@ -67,7 +58,7 @@ static void *churn(void *arg)
 				       (void *)(tag | id));
 			}
 			if (kevent(kq, ch, NPIPES, NULL, 0, NULL) != 0) {
-				fail("churn kevent failed");
+				t_thread_fail("churn kevent failed");
 				return NULL;
 			}
 			atomic_fetch_add(&changes, NPIPES);
@@ -92,8 +83,8 @@ static void *waiter(void *arg)
 				   ev[i].filter == EVFILT_READ) {
 				char c;
 				if (read(prod[0], &c, 1) != 1)
-					fail("producer pipe reported without "
-					     "data (phantom)");
+					t_thread_fail("producer pipe reported "
+						      "without data (phantom)");
 				atomic_fetch_add(&pipe_seen, 1);
 			} else if ((ud & TAG_MASK) == TAG_WRITE &&
 				   ev[i].filter == EVFILT_WRITE &&
@@ -101,8 +92,9 @@ static void *waiter(void *arg)
 				atomic_fetch_add(&wrecords, 1);
 			} else {
 				t_print_kevent("  phantom", &ev[i]);
-				fail("record of a knote that never had an "
-				     "event, or with another knote's udata");
+				t_thread_fail("record of a knote that never "
+					      "had an event, or with another "
+					      "knote's udata");
 			}
 		}
 	}
@@ -113,13 +105,13 @@ static void await(atomic_long *v, long want, const char *what, int r)
 {
 	int64_t end = t_now_ns() + 2000000000LL;
 	while (atomic_load(v) < want) {
-		if (atomic_load(&failed))
+		if (t_thread_failed())
 			return;
 		if (t_now_ns() > end) {
 			char m[160];
 			snprintf(m, sizeof m, "round %d: %s lost (%ld of %ld "
 				 "after 2 s)", r, what, atomic_load(v), want);
-			fail(m);
+			t_thread_fail(m);
 			return;
 		}
 		t_sleep_ms(1);
@@ -150,7 +142,7 @@ int main(void)
 	 * reached TARGET changes yet (at most 4 s). */
 	int64_t start = t_now_ns();
 	int r;
-	for (r = 1; !atomic_load(&failed); r++) {
+	for (r = 1; !t_thread_failed(); r++) {
 		int64_t el = t_now_ns() - start;
 		if (el > 4000000000LL)
 			break;
@@ -169,8 +161,7 @@ int main(void)
 		T_ASSERT(pthread_join(tc[c], NULL) == 0);
 	for (int i = 0; i < NWAIT; i++)
 		T_ASSERT(pthread_join(tw[i], NULL) == 0);
-	if (atomic_load(&failed))
-		T_FAIL("%s", failmsg);
+	t_thread_check();
 	fprintf(stderr, "%d rounds, %ld changes by the churn threads, %ld "
 		"WRITE records\n", r, atomic_load(&changes),
 		atomic_load(&wrecords));

@@ -9,16 +9,7 @@
  * absolute timer with EV_CLEAR requested is reported once.
  * FreeBSD timer.c abstime_epoch, filt_timerattach; NetBSD kqueue(2).
  */
-#include "t.h"
-
-#define MS 1000000LL
-
-static int64_t realtime_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+#include "t_timer.h"
 
 int main(void)
 {
@@ -35,35 +26,31 @@ int main(void)
 	T_KEVENT(&ev[0], 1, EVFILT_TIMER, 0, 0, 1, &ud1);
 	/* Level: reported again on every call, data stays 1. */
 	for (int i = 0; i < 3; i++) {
-		T_EQ(t_get(kq, ev, 8), 1);
-		T_KEVENT(&ev[0], 1, EVFILT_TIMER, 0, 0, 1, &ud1);
+		T_GET1(kq, 1, EVFILT_TIMER, 0, 0, 1, &ud1);
 	}
 	t_sleep_ms(30);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_TIMER, 0, 0, 1, &ud1);
+	T_GET1(kq, 1, EVFILT_TIMER, 0, 0, 1, &ud1);
 	t_change(kq, 1, EVFILT_TIMER, EV_DELETE, 0, 0, NULL);
 	T_NO_EVENTS(kq);
 
 	/* A future deadline, default unit (ms). */
-	int64_t end = realtime_ms() + 100;
+	int64_t end = tt_realtime_us() / 1000 + 100;
 	t_change(kq, 2, EVFILT_TIMER, EV_ADD, NOTE_ABSTIME, end, &ud2);
 	T_NO_EVENTS(kq);
 	T_EQ(t_wait(kq, ev, 8, 1000), 1);
-	if (realtime_ms() < end)
+	if (tt_realtime_us() / 1000 < end)
 		T_FAIL("absolute timer reported before its deadline");
 	T_KEVENT(&ev[0], 2, EVFILT_TIMER, 0, 0, 1, &ud2);
 	t_sleep_ms(150);
 	for (int i = 0; i < 2; i++) {
-		T_EQ(t_get(kq, ev, 8), 1);
-		T_KEVENT(&ev[0], 2, EVFILT_TIMER, 0, 0, 1, &ud2);
+		T_GET1(kq, 2, EVFILT_TIMER, 0, 0, 1, &ud2);
 	}
 	t_change(kq, 2, EVFILT_TIMER, EV_DELETE, 0, 0, NULL);
 	T_NO_EVENTS(kq);
 
 	/* EV_CLEAR asked for explicitly: reported once, with EV_CLEAR. */
 	t_change(kq, 3, EVFILT_TIMER, EV_ADD | EV_CLEAR, NOTE_ABSTIME, 0, &ud3);
-	T_EQ(t_wait(kq, ev, 8, 1000), 1);
-	T_KEVENT(&ev[0], 3, EVFILT_TIMER, EV_CLEAR, 0, 1, &ud3);
+	T_WAIT1(kq, 1000, 3, EVFILT_TIMER, EV_CLEAR, 0, 1, &ud3);
 	T_NO_EVENTS(kq);
 	t_sleep_ms(30);
 	T_NO_EVENTS(kq);

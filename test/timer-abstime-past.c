@@ -5,16 +5,7 @@
  * system booted.  Each reports {id, TIMER, EV_ONESHOT, 0, 1, udata} once,
  * then the knote is gone.  FreeBSD timer.c abstime_postboot/preboot.
  */
-#include "t.h"
-
-#define MS 1000000LL
-
-static int64_t realtime_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
+#include "t_timer.h"
 
 int main(void)
 {
@@ -25,7 +16,7 @@ int main(void)
 	T_ASSERT(clock_gettime(CLOCK_BOOTTIME, &bt) == 0);
 
 	int64_t a0 = t_now_ns();
-	int64_t now = realtime_us();
+	int64_t now = tt_realtime_us();
 	t_change(kq, 1, EVFILT_TIMER, EV_ADD | EV_ONESHOT,
 		 NOTE_ABSTIME | NOTE_USECONDS, now - 1000000, &ud1);
 	int64_t preboot = now - ((int64_t)bt.tv_sec + 1) * 1000000;

@@ -8,14 +8,7 @@
  * for absolute timers and the unit is not echoed.  Then the knote is gone.
  * FreeBSD timer.c test_abstime.
  */
-#include "t.h"
-
-static int64_t realtime_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
+#include "t_timer.h"
 
 int main(void)
 {
@@ -23,12 +16,12 @@ int main(void)
 	struct kevent ev[8];
 	int ud;
 
-	int64_t end = realtime_us() + 1000000;
+	int64_t end = tt_realtime_us() + 1000000;
 	t_change(kq, 17, EVFILT_TIMER, EV_ADD | EV_ONESHOT,
 		 NOTE_ABSTIME | NOTE_USECONDS, end, &ud);
 	T_NO_EVENTS(kq);
 	T_EQ(t_wait(kq, ev, 8, 2000), 1);
-	int64_t stop = realtime_us();
+	int64_t stop = tt_realtime_us();
 	T_KEVENT(&ev[0], 17, EVFILT_TIMER, EV_ONESHOT, 0, 1, &ud);
 	fprintf(stderr, "fired %lld us after the deadline\n",
 		(long long)(stop - end));

@@ -37,8 +37,7 @@ int main(void)
 	t_sleep_ms(200);
 	T_NO_EVENTS(kq);
 	t_change(kq, 27, EVFILT_TIMER, EV_ENABLE, 0, 0, &ud2);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 27, EVFILT_TIMER, EV_CLEAR | EV_ONESHOT, 0, 1, &ud2);
+	T_GET1(kq, 27, EVFILT_TIMER, EV_CLEAR | EV_ONESHOT, 0, 1, &ud2);
 	T_NO_EVENTS(kq);
 	T_EQ(t_change_err(kq, 27, EVFILT_TIMER, EV_DELETE, 0, 0, NULL), ENOENT);
 	close(kq);

@@ -10,24 +10,7 @@
  * retrieval (nothing lost).  FreeBSD filt_timerexpire (counts while
  * KN_DISABLED), kqueue_register EV_ENABLE.
  */
-#include "t.h"
-
-#define MS 1000000LL
-
-static void check_total(const char *what, int64_t total, int64_t a0,
-	int64_t a1, int64_t r0, int64_t r1, int64_t period, int64_t slack)
-{
-	int64_t hi = (r1 - a0) / period;
-	int64_t lo = r0 - a1 - slack > 0 ? (r0 - a1 - slack) / period : 0;
-	fprintf(stderr, "%s: total %lld (allowed %lld..%lld)\n", what,
-		(long long)total, (long long)lo, (long long)hi);
-	if (total > hi)
-		T_FAIL("%s: %lld expirations reported, only %lld periods "
-		       "elapsed", what, (long long)total, (long long)hi);
-	if (total < lo)
-		T_FAIL("%s: %lld expirations reported, %lld periods elapsed",
-		       what, (long long)total, (long long)lo);
-}
+#include "t_timer.h"
 
 int main(void)
 {
@@ -48,7 +31,8 @@ int main(void)
 	int64_t r1 = t_now_ns();
 	T_KEVENT(&ev[0], 28, EVFILT_TIMER, EV_CLEAR, 0, ev[0].data, &ud);
 	total += ev[0].data;
-	check_total("first enable", total, a0, a1, r0, r1, 100 * MS, 50 * MS);
+	tt_check_total("first enable", total, a0, a1, r0, r1, 100 * MS,
+		       50 * MS);
 
 	t_change(kq, 28, EVFILT_TIMER, EV_DISABLE, 0, 0, &ud);
 	t_sleep_ms(250);
@@ -60,7 +44,8 @@ int main(void)
 	T_KEVENT(&ev[0], 28, EVFILT_TIMER, EV_CLEAR, 0, ev[0].data, &ud);
 	T_ASSERT(ev[0].data >= 2);
 	total += ev[0].data;
-	check_total("second enable", total, a0, a1, r0, r1, 100 * MS, 50 * MS);
+	tt_check_total("second enable", total, a0, a1, r0, r1, 100 * MS,
+		       50 * MS);
 
 	t_change(kq, 28, EVFILT_TIMER, EV_DELETE, 0, 0, NULL);
 	close(kq);

@@ -9,24 +9,7 @@
  * fewer than have elapsed 500 ms before the retrieval (generous); on an idle
  * machine this is exactly 1 per retrieval.
  */
-#include "t.h"
-
-#define MS 1000000LL
-
-static void check_total(const char *what, int64_t total, int64_t a0,
-	int64_t a1, int64_t r0, int64_t r1, int64_t period, int64_t slack)
-{
-	int64_t hi = (r1 - a0) / period;
-	int64_t lo = r0 - a1 - slack > 0 ? (r0 - a1 - slack) / period : 0;
-	fprintf(stderr, "%s: total %lld (allowed %lld..%lld)\n", what,
-		(long long)total, (long long)lo, (long long)hi);
-	if (total > hi)
-		T_FAIL("%s: %lld expirations reported, only %lld periods "
-		       "elapsed", what, (long long)total, (long long)hi);
-	if (total < lo)
-		T_FAIL("%s: %lld expirations reported, %lld periods elapsed",
-		       what, (long long)total, (long long)lo);
-}
+#include "t_timer.h"
 
 int main(void)
 {
@@ -48,8 +31,8 @@ int main(void)
 		T_KEVENT(&ev[0], 5, EVFILT_TIMER, EV_CLEAR, 0, ev[0].data, &ud);
 		T_ASSERT(ev[0].data >= 1);
 		total += ev[0].data;
-		check_total(round ? "second" : "first", total, a0, a1, r0, r1,
-			    1000 * MS, 500 * MS);
+		tt_check_total(round ? "second" : "first", total, a0, a1, r0,
+			       r1, 1000 * MS, 500 * MS);
 	}
 
 	t_change(kq, 5, EVFILT_TIMER, EV_DELETE, 0, 0, NULL);

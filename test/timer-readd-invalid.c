@@ -21,8 +21,7 @@ int main(void)
 	EV_SET(&ch, 30, EVFILT_TIMER, EV_ADD, 0, -1, &u2);
 	T_EQ(kevent(kq, &ch, 1, NULL, 0, NULL), 0);
 
-	T_EQ(t_wait(kq, ev, 8, 1000), 1);
-	T_KEVENT(&ev[0], 30, EVFILT_TIMER, EV_CLEAR | EV_ERROR, 0, EINVAL, &u2);
+	T_WAIT1(kq, 1000, 30, EVFILT_TIMER, EV_CLEAR | EV_ERROR, 0, EINVAL, &u2);
 	T_NO_EVENTS(kq);
 	/* The old period (100 ms) would have fired 3 times by now. */
 	T_EQ(t_wait(kq, ev, 8, 350), 0);

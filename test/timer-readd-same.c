@@ -5,16 +5,7 @@
  * (not from the first ADD), with data 1, and nothing follows.  Repeated 20
  * times.  FreeBSD timer.c test_update_equal.
  */
-#include "t.h"
-
-#define MS 1000000LL
-
-static void sleep_us(long us)
-{
-	struct timespec ts = { 0, us * 1000L };
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
+#include "t_timer.h"
 
 int main(void)
 {
@@ -24,7 +15,7 @@ int main(void)
 	for (int i = 0; i < 20; i++) {
 		t_change(kq, 22, EVFILT_TIMER, EV_ADD | EV_ONESHOT,
 			 NOTE_USECONDS, 1000, NULL);
-		sleep_us(600);
+		tt_sleep_us(600);
 		int64_t b0 = t_now_ns();
 		t_change(kq, 22, EVFILT_TIMER, EV_ADD | EV_ONESHOT,
 			 NOTE_USECONDS, 1000, NULL);

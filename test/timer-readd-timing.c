@@ -8,16 +8,7 @@
  * (1000 iterations); 2 us steps (500 iterations) keep the test near 2 s and
  * cover the same range.  FreeBSD timer.c test_update_timing.
  */
-#include "t.h"
-
-#define MS 1000000LL
-
-static void sleep_us(long us)
-{
-	struct timespec ts = { 0, us * 1000L };
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
+#include "t_timer.h"
 
 int main(void)
 {
@@ -27,7 +18,7 @@ int main(void)
 	for (long d = 500; d < 1500; d += 2) {
 		t_change(kq, 24, EVFILT_TIMER, EV_ADD | EV_ONESHOT,
 			 NOTE_USECONDS, 1000, NULL);
-		sleep_us(d);
+		tt_sleep_us(d);
 		int64_t b0 = t_now_ns();
 		t_change(kq, 24, EVFILT_TIMER, EV_ADD | EV_ONESHOT,
 			 NOTE_USECONDS, 1000, NULL);

@@ -32,12 +32,10 @@ int main(void)
 	/* Deleting the timer leaves the USER knote, and vice versa. */
 	t_change(kq, 5, EVFILT_TIMER, EV_DELETE, 0, 0, NULL);
 	t_change(kq, 5, EVFILT_USER, 0, NOTE_TRIGGER, 0, &uu);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 5, EVFILT_USER, EV_CLEAR, 0, 0, &uu);
+	T_GET1(kq, 5, EVFILT_USER, EV_CLEAR, 0, 0, &uu);
 
 	t_change(kq, 5, EVFILT_TIMER, EV_ADD | EV_ONESHOT, 0, 10, &tu);
-	T_EQ(t_wait(kq, ev, 8, 1000), 1);
-	T_KEVENT(&ev[0], 5, EVFILT_TIMER, EV_CLEAR | EV_ONESHOT, 0, 1, &tu);
+	T_WAIT1(kq, 1000, 5, EVFILT_TIMER, EV_CLEAR | EV_ONESHOT, 0, 1, &tu);
 	T_NO_EVENTS(kq);
 
 	t_change(kq, 5, EVFILT_TIMER, EV_ADD, 0, 60000, &tu);

@@ -6,9 +6,7 @@
  * relative timers (filt_timerattach), so it shows in the returned flags
  * though it was not requested; fflags are not echoed.  FreeBSD timer.c.
  */
-#include "t.h"
-
-#define MS 1000000LL
+#include "t_timer.h"
 
 int main(void)
 {
@@ -23,12 +21,7 @@ int main(void)
 	int64_t r1 = t_now_ns();
 	T_EQ(n, 1);
 	T_KEVENT(&ev[0], 1, EVFILT_TIMER, EV_CLEAR, 0, 1, &ud);
-	int64_t el = r1 - a0;
-	fprintf(stderr, "fired after %lld us\n", (long long)(el / 1000));
-	if (el < 1000 * MS)
-		T_FAIL("1000 ms timer fired after %lld us", (long long)(el / 1000));
-	if (el > 1500 * MS)
-		T_FAIL("1000 ms timer fired late: %lld us", (long long)(el / 1000));
+	tt_fired_in("1000 ms timer", r1 - a0, 1000 * MS, 1500 * MS);
 
 	t_change(kq, 1, EVFILT_TIMER, EV_DELETE, 0, 0, NULL);
 	T_NO_EVENTS(kq);

@@ -28,9 +28,7 @@ int main(void)
 	t_change(kq, 1, EVFILT_USER, EV_ADD, 0, 0, &ud);
 	T_NO_EVENTS(kq);
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, NULL);
-	struct kevent ev[8];
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, 0, 0, 0, NULL);
+	T_GET1(kq, 1, EVFILT_USER, 0, 0, 0, NULL);
 	t_change(kq, 1, EVFILT_USER, EV_DELETE, 0, 0, NULL);
 	T_NO_EVENTS(kq);
 	return 0;

@@ -18,18 +18,15 @@ int main(void)
 
 	t_change(kq, 1, EVFILT_USER, EV_ADD, 0, 0, &ud);
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, 0, 0, 0, &ud);
+	T_GET1(kq, 1, EVFILT_USER, 0, 0, 0, &ud);
 
 	t_change(kq, 1, EVFILT_USER, EV_CLEAR, 0, 0, &ud);
 	T_NO_EVENTS(kq);
 	T_EQ(t_wait(kq, ev, 8, 50), 0);
 
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, 0, 0, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, 0, 0, 0, &ud);
+	T_GET1(kq, 1, EVFILT_USER, 0, 0, 0, &ud);
+	T_GET1(kq, 1, EVFILT_USER, 0, 0, 0, &ud);
 
 	/* Also when the reset comes before the first retrieval. */
 	t_change(kq, 2, EVFILT_USER, EV_ADD, 0, 0, &ud);

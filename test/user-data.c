@@ -14,42 +14,34 @@ int main(void)
 {
 	int kq = t_kqueue();
 	int ud;
-	struct kevent ev[8];
 
 	t_change(kq, 1, EVFILT_USER, EV_ADD | EV_CLEAR, 0, 0, &ud);
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 42, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_CLEAR, 0, 42, &ud);
+	T_GET1(kq, 1, EVFILT_USER, EV_CLEAR, 0, 42, &ud);
 
 	/* A later plain change (no trigger) replaces the data of a pending
 	 * trigger. */
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 5, &ud);
 	t_change(kq, 1, EVFILT_USER, 0, 0, 7, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_CLEAR, 0, 7, &ud);
+	T_GET1(kq, 1, EVFILT_USER, EV_CLEAR, 0, 7, &ud);
 
 	/* EV_DISABLE / EV_ENABLE changes carry data too. */
 	t_change(kq, 1, EVFILT_USER, EV_DISABLE, NOTE_TRIGGER, 11, &ud);
 	T_NO_EVENTS(kq);
 	t_change(kq, 1, EVFILT_USER, EV_ENABLE, 0, 12, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_CLEAR, 0, 12, &ud);
+	T_GET1(kq, 1, EVFILT_USER, EV_CLEAR, 0, 12, &ud);
 
 	/* 64-bit and negative values. */
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, INT64_C(0x123456789abc),
 		 &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_CLEAR, 0, INT64_C(0x123456789abc),
-		 &ud);
+	T_GET1(kq, 1, EVFILT_USER, EV_CLEAR, 0, INT64_C(0x123456789abc), &ud);
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, -3, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_CLEAR, 0, -3, &ud);
+	T_GET1(kq, 1, EVFILT_USER, EV_CLEAR, 0, -3, &ud);
 
 	/* Data given at creation is replaced by the trigger's 0. */
 	t_change(kq, 2, EVFILT_USER, EV_ADD | EV_CLEAR, 0, 9, &ud);
 	t_change(kq, 2, EVFILT_USER, 0, NOTE_TRIGGER, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 2, EVFILT_USER, EV_CLEAR, 0, 0, &ud);
+	T_GET1(kq, 2, EVFILT_USER, EV_CLEAR, 0, 0, &ud);
 	T_NO_EVENTS(kq);
 	return 0;
 }

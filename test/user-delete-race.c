@@ -10,10 +10,7 @@
  * EV_ONESHOT in turn); the trigger thread keeps the udata (EV_KEEPUDATA), so
  * every record names its round.
  */
-#include "t.h"
-
-#include <pthread.h>
-#include <stdatomic.h>
+#include "t_thread.h"
 
 #define ROUNDS 200000          /* upper bound; the loop runs ~1 s */
 #define RUN_NS 1000000000LL
@@ -21,15 +18,8 @@
 static int kq;
 static atomic_uintptr_t deleted;   /* last round whose EV_DELETE returned */
 static atomic_uintptr_t last_seen; /* round of the waiter's latest record */
-static atomic_int stop, failed;
+static atomic_int stop;
 static atomic_long seen, triggers, attempts;
-static char failmsg[256];
-
-static void fail(const char *msg)
-{
-	if (atomic_exchange(&failed, 1) == 0)
-		snprintf(failmsg, sizeof failmsg, "%s", msg);
-}
 
 static void *waiter(void *arg)
 {
@@ -43,19 +33,17 @@ static void *waiter(void *arg)
 			if (ev[i].ident != 1 || ev[i].filter != EVFILT_USER ||
 			    r == 0 || r > ROUNDS) {
 				t_print_kevent("  unexpected", &ev[i]);
-				fail("unexpected record");
+				t_thread_fail("unexpected record");
 				continue;
 			}
 			atomic_fetch_add(&seen, 1);
 			atomic_store(&last_seen, r);
-			if (r <= d) {
-				char m[200];
-				snprintf(m, sizeof m, "knote of round %zu "
-					 "reported by a call that started after "
-					 "its EV_DELETE returned (deleted up to "
-					 "round %zu)", (size_t)r, (size_t)d);
-				fail(m);
-			}
+			if (r <= d)
+				t_thread_fail("knote of round %zu reported by "
+					      "a call that started after its "
+					      "EV_DELETE returned (deleted up "
+					      "to round %zu)", (size_t)r,
+					      (size_t)d);
 		}
 	}
 	return NULL;
@@ -72,7 +60,8 @@ static void *trigger(void *arg)
 		if (kevent(kq, &ch, 1, NULL, 0, NULL) == 0)
 			atomic_fetch_add(&triggers, 1);
 		else if (errno != ENOENT)
-			fail("trigger failed with an errno other than ENOENT");
+			t_thread_fail("trigger failed with an errno other "
+				      "than ENOENT");
 		for (volatile unsigned i = rand_r(&seed) % 200; i > 0; i--)
 			;
 	}
@@ -97,7 +86,7 @@ int main(void)
 		sched_yield();
 	int64_t end = t_now_ns() + RUN_NS;
 	uintptr_t r;
-	for (r = 1; r <= ROUNDS && !atomic_load(&failed) &&
+	for (r = 1; r <= ROUNDS && !t_thread_failed() &&
 		    t_now_ns() < end; r++) {
 		unsigned short kind = kinds[r % 4];
 		t_change(kq, 1, EVFILT_USER, EV_ADD | kind, 0, 0, (void *)r);
@@ -136,8 +125,7 @@ int main(void)
 	atomic_store(&stop, 1);
 	T_ASSERT(pthread_join(tt, NULL) == 0);
 	T_ASSERT(pthread_join(tw, NULL) == 0);
-	if (atomic_load(&failed))
-		T_FAIL("%s", failmsg);
+	t_thread_check();
 	fprintf(stderr, "%zu rounds, %ld of %ld triggers hit a knote, %ld "
 		"records before the deletions\n", (size_t)(r - 1),
 		atomic_load(&triggers), atomic_load(&attempts),

@@ -31,20 +31,17 @@ int main(void)
 	/* EV_ENABLE, then a trigger. */
 	t_change(kq, 1, EVFILT_USER, EV_ENABLE, 0, 0, &ud);
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, 0, 0, 0, &ud);
+	T_GET1(kq, 1, EVFILT_USER, 0, 0, 0, &ud);
 	t_change(kq, 1, EVFILT_USER, EV_DELETE, 0, 0, NULL);
 
 	t_change(kq, 2, EVFILT_USER, EV_ENABLE, 0, 0, &ud);
 	t_change(kq, 2, EVFILT_USER, 0, NOTE_TRIGGER, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 2, EVFILT_USER, EV_CLEAR, 0, 0, &ud);
+	T_GET1(kq, 2, EVFILT_USER, EV_CLEAR, 0, 0, &ud);
 	T_NO_EVENTS(kq);
 
 	t_change(kq, 3, EVFILT_USER, EV_ENABLE, 0, 0, &ud);
 	t_change(kq, 3, EVFILT_USER, 0, NOTE_TRIGGER, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 3, EVFILT_USER, EV_CLEAR, 0, 0, &ud);
+	T_GET1(kq, 3, EVFILT_USER, EV_CLEAR, 0, 0, &ud);
 	T_NO_EVENTS(kq);
 	return 0;
 }

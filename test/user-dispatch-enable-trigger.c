@@ -15,32 +15,27 @@ int main(void)
 {
 	int kq = t_kqueue();
 	int ud;
-	struct kevent ev[8];
 
 	/* (a) */
 	t_change(kq, 1, EVFILT_USER, EV_ADD | EV_DISPATCH, 0, 0, &ud);
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_DISPATCH, 0, 0, &ud);
+	T_GET1(kq, 1, EVFILT_USER, EV_DISPATCH, 0, 0, &ud);
 	T_NO_EVENTS(kq);
 	t_change(kq, 1, EVFILT_USER, EV_ENABLE, NOTE_TRIGGER, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_DISPATCH, 0, 0, &ud);
+	T_GET1(kq, 1, EVFILT_USER, EV_DISPATCH, 0, 0, &ud);
 	T_NO_EVENTS(kq);
 	t_change(kq, 1, EVFILT_USER, EV_DELETE, 0, 0, NULL);
 
 	/* (b) */
 	t_change(kq, 2, EVFILT_USER, EV_ADD | EV_DISPATCH | EV_CLEAR, 0, 0, &ud);
 	t_change(kq, 2, EVFILT_USER, 0, NOTE_TRIGGER, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 2, EVFILT_USER, EV_DISPATCH | EV_CLEAR, 0, 0, &ud);
+	T_GET1(kq, 2, EVFILT_USER, EV_DISPATCH | EV_CLEAR, 0, 0, &ud);
 	T_NO_EVENTS(kq);
 	t_change(kq, 2, EVFILT_USER, EV_ENABLE, 0, 0, &ud);
 	T_NO_EVENTS(kq);
 	t_change(kq, 2, EVFILT_USER, EV_DISABLE, 0, 0, &ud);
 	t_change(kq, 2, EVFILT_USER, EV_ENABLE, NOTE_TRIGGER, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 2, EVFILT_USER, EV_DISPATCH | EV_CLEAR, 0, 0, &ud);
+	T_GET1(kq, 2, EVFILT_USER, EV_DISPATCH | EV_CLEAR, 0, 0, &ud);
 	T_NO_EVENTS(kq);
 	return 0;
 }

@@ -14,20 +14,16 @@ int main(void)
 {
 	int kq = t_kqueue();
 	int ud;
-	struct kevent ev[8];
 
 	t_change(kq, 1, EVFILT_USER, EV_ADD, 0, 0, &ud);
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_FFCOPY | 0x0F000001, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, 0, 0x000001, 0, &ud);
+	T_GET1(kq, 1, EVFILT_USER, 0, 0x000001, 0, &ud);
 
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_FFOR | 0x3F000002, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, 0, 0x000003, 0, &ud);
+	T_GET1(kq, 1, EVFILT_USER, 0, 0x000003, 0, &ud);
 
 	t_change(kq, 1, EVFILT_USER, 0,
 		 NOTE_FFCOPY | NOTE_TRIGGER | NOTE_FFLAGSMASK, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, 0, NOTE_FFLAGSMASK, 0, &ud);
+	T_GET1(kq, 1, EVFILT_USER, 0, NOTE_FFLAGSMASK, 0, &ud);
 	return 0;
 }

@@ -13,24 +13,20 @@ int main(void)
 {
 	int kq = t_kqueue();
 	int ud;
-	struct kevent ev[8];
 
 	t_change(kq, 1, EVFILT_USER, EV_ADD, 0x0005, 0, &ud);
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER | NOTE_FFNOP | 0x00F0, 0,
 		 &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, 0, 0x0005, 0, &ud);
+	T_GET1(kq, 1, EVFILT_USER, 0, 0x0005, 0, &ud);
 
 	/* Re-add with different low bits, control NOP: stored bits kept. */
 	t_change(kq, 1, EVFILT_USER, EV_ADD, 0x0007, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, 0, 0x0005, 0, &ud);
+	T_GET1(kq, 1, EVFILT_USER, 0, 0x0005, 0, &ud);
 
 	/* Same for EV_DISABLE / EV_ENABLE changes carrying low bits. */
 	t_change(kq, 1, EVFILT_USER, EV_DISABLE, 0x0100, 0, &ud);
 	T_NO_EVENTS(kq);
 	t_change(kq, 1, EVFILT_USER, EV_ENABLE, 0x0200, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, 0, 0x0005, 0, &ud);
+	T_GET1(kq, 1, EVFILT_USER, 0, 0x0005, 0, &ud);
 	return 0;
 }

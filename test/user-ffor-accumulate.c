@@ -15,18 +15,15 @@ int main(void)
 {
 	int kq = t_kqueue();
 	int ud;
-	struct kevent ev[8];
 
 	t_change(kq, 1, EVFILT_USER, EV_ADD | EV_CLEAR, 0, 0, &ud);
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER | NOTE_FFOR | 0x1, 0, &ud);
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER | NOTE_FFOR | 0x2, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_CLEAR, 0x3, 0, &ud);
+	T_GET1(kq, 1, EVFILT_USER, EV_CLEAR, 0x3, 0, &ud);
 	T_NO_EVENTS(kq);
 
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_CLEAR, 0x3, 0, &ud);
+	T_GET1(kq, 1, EVFILT_USER, EV_CLEAR, 0x3, 0, &ud);
 	T_NO_EVENTS(kq);
 	return 0;
 }

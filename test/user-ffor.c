@@ -11,16 +11,13 @@ int main(void)
 {
 	int kq = t_kqueue();
 	int ud;
-	struct kevent ev[8];
 
 	t_change(kq, 1, EVFILT_USER, EV_ADD, 0x0001, 0, &ud);
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER | NOTE_FFOR | 0x0010, 0,
 		 &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, 0, 0x0011, 0, &ud);
+	T_GET1(kq, 1, EVFILT_USER, 0, 0x0011, 0, &ud);
 
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_FFOR | 0x800000, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, 0, 0x800011, 0, &ud);
+	T_GET1(kq, 1, EVFILT_USER, 0, 0x800011, 0, &ud);
 	return 0;
 }

@@ -13,7 +13,6 @@
 int main(void)
 {
 	int kq = t_kqueue();
-	struct kevent ev[8];
 	void *A = (void *)(uintptr_t)0xA0A0;
 	void *B = (void *)(uintptr_t)0xB0B0;
 
@@ -21,8 +20,7 @@ int main(void)
 	t_change(kq, 1, EVFILT_USER, EV_ADD, 0, 0, A);
 	T_NO_EVENTS(kq);
 	t_change(kq, 1, EVFILT_USER, EV_FORCEONESHOT, 0, 0, A);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_ONESHOT, 0, 0, A);
+	T_GET1(kq, 1, EVFILT_USER, EV_ONESHOT, 0, 0, A);
 	T_NO_EVENTS(kq);
 	T_EQ(t_change_err(kq, 1, EVFILT_USER, EV_DELETE, 0, 0, NULL), ENOENT);
 	T_EQ(t_change_err(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, A), ENOENT);
@@ -30,8 +28,7 @@ int main(void)
 	/* EV_CLEAR knote, udata replaced by the forcing change. */
 	t_change(kq, 2, EVFILT_USER, EV_ADD | EV_CLEAR, 0, 0, A);
 	t_change(kq, 2, EVFILT_USER, EV_FORCEONESHOT, 0, 0, B);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 2, EVFILT_USER, EV_CLEAR | EV_ONESHOT, 0, 0, B);
+	T_GET1(kq, 2, EVFILT_USER, EV_CLEAR | EV_ONESHOT, 0, 0, B);
 	T_NO_EVENTS(kq);
 	T_EQ(t_change_err(kq, 2, EVFILT_USER, EV_DELETE, 0, 0, NULL), ENOENT);
 

@@ -13,7 +13,6 @@
 int main(void)
 {
 	int kq = t_kqueue();
-	struct kevent ev[8];
 	void *A = (void *)(uintptr_t)0xA0A0;
 	void *B = (void *)(uintptr_t)0xB0B0;
 
@@ -24,27 +23,23 @@ int main(void)
 	T_NO_EVENTS(kq);
 	t_change(kq, 1, EVFILT_USER, EV_ENABLE | EV_KEEPUDATA, 0, 0, NULL);
 	t_change(kq, 1, EVFILT_USER, EV_KEEPUDATA, NOTE_TRIGGER, 0, NULL);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, 0, 0, 0, A);
+	T_GET1(kq, 1, EVFILT_USER, 0, 0, 0, A);
 
 	/* A trigger without EV_KEEPUDATA overwrites udata. */
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, NULL);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, 0, 0, 0, NULL);
+	T_GET1(kq, 1, EVFILT_USER, 0, 0, 0, NULL);
 
 	/* EV_KEEPUDATA on an EV_CLEAR knote. */
 	t_change(kq, 2, EVFILT_USER, EV_ADD | EV_CLEAR, 0, 0, B);
 	t_change(kq, 2, EVFILT_USER, EV_KEEPUDATA, NOTE_TRIGGER, 0, NULL);
 	t_change(kq, 1, EVFILT_USER, EV_DELETE, 0, 0, NULL);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 2, EVFILT_USER, EV_CLEAR, 0, 0, B);
+	T_GET1(kq, 2, EVFILT_USER, EV_CLEAR, 0, 0, B);
 	T_NO_EVENTS(kq);
 
 	/* EV_ADD|EV_KEEPUDATA is invalid, also on an existing knote. */
 	T_EQ(t_change_err(kq, 2, EVFILT_USER, EV_ADD | EV_KEEPUDATA, 0, 0, A),
 	     EINVAL);
 	t_change(kq, 2, EVFILT_USER, EV_KEEPUDATA, NOTE_TRIGGER, 0, NULL);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 2, EVFILT_USER, EV_CLEAR, 0, 0, B);
+	T_GET1(kq, 2, EVFILT_USER, EV_CLEAR, 0, 0, B);
 	return 0;
 }

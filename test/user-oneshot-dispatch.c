@@ -12,14 +12,12 @@ int main(void)
 {
 	int kq = t_kqueue();
 	int ud;
-	struct kevent ev[8];
 
 	t_change(kq, 1, EVFILT_USER, EV_ADD | EV_ONESHOT | EV_DISPATCH, 0, 0,
 		 &ud);
 	T_NO_EVENTS(kq);
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_ONESHOT | EV_DISPATCH, 0, 0, &ud);
+	T_GET1(kq, 1, EVFILT_USER, EV_ONESHOT | EV_DISPATCH, 0, 0, &ud);
 	T_NO_EVENTS(kq);
 	T_EQ(t_change_err(kq, 1, EVFILT_USER, EV_DELETE, 0, 0, NULL), ENOENT);
 	T_EQ(t_change_err(kq, 1, EVFILT_USER, EV_ENABLE, 0, 0, &ud), ENOENT);

@@ -11,13 +11,11 @@ int main(void)
 {
 	int kq = t_kqueue();
 	int ud;
-	struct kevent ev[8];
 
 	t_change(kq, 2, EVFILT_USER, EV_ADD | EV_ONESHOT, 0, 0, &ud);
 	T_NO_EVENTS(kq);
 	t_change(kq, 2, EVFILT_USER, 0, NOTE_TRIGGER, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 2, EVFILT_USER, EV_ONESHOT, 0, 0, &ud);
+	T_GET1(kq, 2, EVFILT_USER, EV_ONESHOT, 0, 0, &ud);
 	T_NO_EVENTS(kq);
 	T_EQ(t_change_err(kq, 2, EVFILT_USER, 0, NOTE_TRIGGER, 0, &ud), ENOENT);
 	T_NO_EVENTS(kq);

@@ -16,11 +16,9 @@ static void receipt(int kq, uintptr_t id, unsigned short flags,
 		    unsigned int want_fflags)
 {
 	struct kevent ch, ev[2];
-	struct timespec z = { 0, 0 };
 
 	EV_SET(&ch, id, EVFILT_USER, flags | EV_RECEIPT, fflags, data, ud);
-	memset(ev, 0xa5, sizeof ev);
-	T_EQ(kevent(kq, &ch, 1, ev, 2, &z), 1);
+	T_EQ(t_kevent1(kq, &ch, ev, 2), 1);
 	T_KEVENT(&ev[0], id, EVFILT_USER, EV_ERROR, want_fflags, 0, ud);
 }
 
@@ -28,7 +26,6 @@ int main(void)
 {
 	int kq = t_kqueue();
 	int ud, ud2;
-	struct kevent ev[8];
 
 	/* Creates: fflags and data zeroed in the echo. */
 	receipt(kq, 1, EV_ADD, 0x123, 9, &ud, 0);
@@ -38,14 +35,12 @@ int main(void)
 
 	/* Modification: user bits echoed, control bits and data not. */
 	receipt(kq, 1, 0, NOTE_FFOR | NOTE_TRIGGER | 0x456, 7, &ud2, 0x456);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_RECEIPT, 0x577, 7, &ud2);
+	T_GET1(kq, 1, EVFILT_USER, EV_RECEIPT, 0x577, 7, &ud2);
 
 	receipt(kq, 1, EV_ADD, NOTE_FFCOPY | 0x0F000001, 3, &ud, 0x000001);
 	receipt(kq, 1, EV_DISABLE, NOTE_FFAND | 0x0F0001, 0, &ud, 0x0F0001);
 	T_NO_EVENTS(kq);
 	receipt(kq, 1, EV_ENABLE, NOTE_TRIGGER, 0, &ud, 0);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_RECEIPT, 0x000001, 0, &ud);
+	T_GET1(kq, 1, EVFILT_USER, EV_RECEIPT, 0x000001, 0, &ud);
 	return 0;
 }

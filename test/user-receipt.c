@@ -32,8 +32,7 @@ int main(void)
 	T_EQ(kevent(kq, ch, 1, ev, 8, NULL), 1);
 	T_KEVENT(&ev[0], 4, EVFILT_USER, EV_ERROR, 0, 0, &ud[3]);
 
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_RECEIPT, 0, 0, &ud[0]);
+	T_GET1(kq, 1, EVFILT_USER, EV_RECEIPT, 0, 0, &ud[0]);
 	for (uintptr_t i = 1; i <= 4; i++)
 		t_change(kq, i, EVFILT_USER, EV_DELETE, 0, 0, NULL);
 	T_NO_EVENTS(kq);

@@ -8,11 +8,7 @@
  * re-added each round.  Before each trigger all 8 threads are asleep
  * (state 'S').  At the end a level USER knote wakes and stops them all.
  */
-#include "t.h"
-
-#include <pthread.h>
-#include <stdatomic.h>
-#include <sys/syscall.h>
+#include "t_thread.h"
 
 #define NTHREADS 8
 #define STOP_ID 99
@@ -27,7 +23,7 @@ static void *waiter(void *arg)
 	int me = (int)(intptr_t)arg;
 	struct timespec to = { 1, 0 };
 	struct kevent ev;
-	atomic_store(&tids[me], (int)syscall(SYS_gettid));
+	atomic_store(&tids[me], t_gettid());
 	for (;;) {
 		int n = kevent(kq, NULL, 0, &ev, 1, &to);
 		if (n < 0) {
@@ -45,52 +41,6 @@ static void *waiter(void *arg)
 	}
 }
 
-static char thread_state(int t)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof path, "/proc/self/task/%d/stat", t);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return '?';
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	char *p = strrchr(buf, ')');
-	return (p && p[1] == ' ') ? p[2] : '?';
-}
-
-static void all_asleep(void)
-{
-	int64_t end = t_now_ns() + 2000000000LL;
-	for (int i = 0; i < NTHREADS; i++)
-		while (atomic_load(&tids[i]) == 0 ||
-		       thread_state(atomic_load(&tids[i])) != 'S') {
-			if (t_now_ns() > end)
-				T_FAIL("thread %d never blocked", i);
-			t_sleep_ms(1);
-		}
-	t_sleep_ms(5);
-}
-
-static void one_round(int id, int want)
-{
-	int64_t end = t_now_ns() + 2000000000LL;
-	while (atomic_load(&count[id]) < want) {
-		if (t_now_ns() > end)
-			T_FAIL("ident %d, round %d: no thread got the record",
-			       id, want);
-		t_sleep_ms(1);
-	}
-	t_sleep_ms(30);   /* room for a (wrong) second delivery */
-	int c = atomic_load(&count[id]);
-	if (c != want)
-		T_FAIL("ident %d: one trigger delivered %d times", id,
-		       c - want + 1);
-	if (atomic_load(&bad))
-		T_FAIL("a waiter failed or got a foreign record (%d)",
-		       atomic_load(&bad));
-}
-
 int main(void)
 {
 	pthread_t th[NTHREADS];
@@ -105,28 +55,21 @@ int main(void)
 			T_FAIL("pthread_create");
 
 	for (int r = 1; r <= 20; r++) {
-		all_asleep();
+		t_all_asleep(tids, NTHREADS, 5);
 		t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, NULL);
-		one_round(1, r);
+		t_taken_once(&count[1], r, &bad, "ident 1");
 	}
 	for (int r = 1; r <= 10; r++) {
-		all_asleep();
+		t_all_asleep(tids, NTHREADS, 5);
 		t_change(kq, 2, EVFILT_USER, EV_ADD | EV_ONESHOT, 0, 0, NULL);
 		t_change(kq, 2, EVFILT_USER, 0, NOTE_TRIGGER, 0, NULL);
-		one_round(2, r);
+		t_taken_once(&count[2], r, &bad, "ident 2");
 		T_EQ(t_change_err(kq, 2, EVFILT_USER, EV_DELETE, 0, 0, NULL),
 		     ENOENT);
 	}
 
 	t_change(kq, STOP_ID, EVFILT_USER, 0, NOTE_TRIGGER, 0, NULL);
-	struct timespec dl;
-	clock_gettime(CLOCK_REALTIME, &dl);
-	dl.tv_sec += 5;
-	for (int i = 0; i < NTHREADS; i++)
-		if (pthread_timedjoin_np(th[i], NULL, &dl) != 0)
-			T_FAIL("thread %d did not see the level stop knote", i);
-	if (atomic_load(&bad))
-		T_FAIL("a waiter failed or got a foreign record (%d)",
-		       atomic_load(&bad));
+	t_join_all(th, NTHREADS, 5, "did not see the level stop knote");
+	t_waiters_ok(&bad);
 	return 0;
 }

@@ -6,12 +6,9 @@
  * blocked in kevent() on kq1 that watches kq2 with EVFILT_READ, when the
  * USER knote is in kq2 (record {kq2, READ, 0, 0, 1}).
  */
-#include "t.h"
+#include "t_thread.h"
 
 #include <poll.h>
-#include <pthread.h>
-#include <stdatomic.h>
-#include <sys/syscall.h>
 
 #define MAX_LATENCY_NS (100 * 1000000LL)
 
@@ -25,7 +22,7 @@ static int64_t t_ret;
 static void *waiter(void *arg)
 {
 	(void)arg;
-	atomic_store(&tid, (int)syscall(SYS_gettid));
+	atomic_store(&tid, t_gettid());
 	if (use_poll) {
 		struct pollfd pfd = { .fd = wait_fd, .events = POLLIN };
 		result = poll(&pfd, 1, 10000);
@@ -40,20 +37,6 @@ static void *waiter(void *arg)
 	return NULL;
 }
 
-static char thread_state(int t)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof path, "/proc/self/task/%d/stat", t);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return '?';
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	char *p = strrchr(buf, ')');
-	return (p && p[1] == ' ') ? p[2] : '?';
-}
-
 /* Runs the waiter on fd, triggers <1, USER> in trigger_kq once it sleeps. */
 static void run(int fd, int poll_mode, int trigger_kq)
 {
@@ -62,14 +45,8 @@ static void run(int fd, int poll_mode, int trigger_kq)
 	use_poll = poll_mode;
 	atomic_store(&tid, 0);
 	atomic_store(&done, 0);
-	if (pthread_create(&th, NULL, waiter, NULL) != 0)
-		T_FAIL("pthread_create");
-	int64_t end = t_now_ns() + 2000000000LL;
-	while (atomic_load(&tid) == 0 || thread_state(atomic_load(&tid)) != 'S') {
-		if (t_now_ns() > end)
-			T_FAIL("waiter never blocked");
-		t_sleep_ms(1);
-	}
+	if (!t_start_waiter(&th, waiter, NULL, &tid, &done, "waiter"))
+		T_FAIL("waiter returned %d before the trigger", result);
 	t_sleep_ms(20);
 	if (atomic_load(&done))
 		T_FAIL("waiter returned %d before the trigger", result);
@@ -92,7 +69,6 @@ int main(void)
 {
 	int kq1 = t_kqueue(), kq2 = t_kqueue();
 	int ud;
-	struct kevent ev[8];
 
 	t_fail_after(20, "user-thread-wake-poll: still running after 20 s (hang?)");
 
@@ -102,8 +78,7 @@ int main(void)
 	T_EQ(result, 1);
 	if (!(revents & POLLIN))
 		T_FAIL("poll woke without POLLIN: 0x%x", revents);
-	T_EQ(t_get(kq2, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_CLEAR, 0, 0, NULL);
+	T_GET1(kq2, 1, EVFILT_USER, EV_CLEAR, 0, 0, NULL);
 
 	/* (b) kevent() on a kqueue watching the kqueue of the USER knote. */
 	t_change(kq1, kq2, EVFILT_READ, EV_ADD | EV_CLEAR, 0, 0, &ud);
@@ -111,8 +86,7 @@ int main(void)
 	run(kq1, 0, kq2);
 	T_EQ(result, 1);
 	T_KEVENT(&rec, kq2, EVFILT_READ, EV_CLEAR, 0, 1, &ud);
-	T_EQ(t_get(kq2, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_CLEAR, 0, 0, NULL);
+	T_GET1(kq2, 1, EVFILT_USER, EV_CLEAR, 0, 0, NULL);
 	T_NO_EVENTS(kq1);
 	return 0;
 }

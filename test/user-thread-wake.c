@@ -9,11 +9,7 @@
  * Covered: NULL timeout with an EV_CLEAR knote, a 10 s timeout with a level
  * knote, and a waiter asking for 8 records.
  */
-#include "t.h"
-
-#include <pthread.h>
-#include <stdatomic.h>
-#include <sys/syscall.h>
+#include "t_thread.h"
 
 #define ROUNDS 10
 #define MAX_LATENCY_NS (100 * 1000000LL)
@@ -32,7 +28,7 @@ struct waiter {
 static void *waiter_main(void *arg)
 {
 	struct waiter *w = arg;
-	atomic_store(&w->tid, (int)syscall(SYS_gettid));
+	atomic_store(&w->tid, t_gettid());
 	w->n = kevent(w->kq, NULL, 0, w->ev, w->nevents, w->ts);
 	w->err = errno;
 	w->t_ret = t_now_ns();
@@ -40,34 +36,12 @@ static void *waiter_main(void *arg)
 	return NULL;
 }
 
-static char thread_state(int tid)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return '?';
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	char *p = strrchr(buf, ')');
-	return (p && p[1] == ' ') ? p[2] : '?';
-}
-
 /* Starts a waiter and returns once it sleeps inside kevent(). */
 static void start(struct waiter *w, pthread_t *th)
 {
-	if (pthread_create(th, NULL, waiter_main, w) != 0)
-		T_FAIL("pthread_create");
-	int64_t end = t_now_ns() + 2000000000LL;
-	while (atomic_load(&w->tid) == 0 || thread_state(w->tid) != 'S') {
-		if (atomic_load(&w->done))
-			T_FAIL("waiter returned %d (errno %d) before the trigger",
-			       w->n, w->err);
-		if (t_now_ns() > end)
-			T_FAIL("waiter never blocked");
-		t_sleep_ms(1);
-	}
+	if (!t_start_waiter(th, waiter_main, w, &w->tid, &w->done, "waiter"))
+		T_FAIL("waiter returned %d (errno %d) before the trigger",
+		       w->n, w->err);
 	t_sleep_ms(20);
 	if (atomic_load(&w->done))
 		T_FAIL("waiter returned %d (errno %d) before the trigger",

@@ -13,21 +13,18 @@ int main(void)
 {
 	int kq = t_kqueue();
 	int ud;
-	struct kevent ev[8];
 
 	t_change(kq, 1, EVFILT_USER, EV_ADD | EV_CLEAR, 0, 0, &ud);
 	T_NO_EVENTS(kq);
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, &ud);
 
 	/* "wait": bounded, but the record must be there. */
-	T_EQ(t_wait(kq, ev, 8, 2000), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_CLEAR, 0, 0, &ud);
+	T_WAIT1(kq, 2000, 1, EVFILT_USER, EV_CLEAR, 0, 0, &ud);
 	T_NO_EVENTS(kq);
 
 	/* A new trigger gives a new record, once. */
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_CLEAR, 0, 0, &ud);
+	T_GET1(kq, 1, EVFILT_USER, EV_CLEAR, 0, 0, &ud);
 	T_NO_EVENTS(kq);
 	return 0;
 }

@@ -11,20 +11,18 @@ int main(void)
 {
 	int kq = t_kqueue();
 	int ud;
-	struct kevent ch[3], ev[8];
+	struct kevent ch[3];
 
 	t_change(kq, 1, EVFILT_USER, EV_ADD | EV_CLEAR, 0, 0, &ud);
 	for (int i = 0; i < 3; i++)
 		t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_CLEAR, 0, 0, &ud);
+	T_GET1(kq, 1, EVFILT_USER, EV_CLEAR, 0, 0, &ud);
 	T_NO_EVENTS(kq);
 
 	for (int i = 0; i < 3; i++)
 		EV_SET(&ch[i], 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, &ud);
 	T_EQ(kevent(kq, ch, 3, NULL, 0, NULL), 0);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_CLEAR, 0, 0, &ud);
+	T_GET1(kq, 1, EVFILT_USER, EV_CLEAR, 0, 0, &ud);
 	T_NO_EVENTS(kq);
 	return 0;
 }

@@ -12,20 +12,16 @@ int main(void)
 {
 	int kq = t_kqueue();
 	int ud;
-	struct kevent ev[8];
 
 	t_change(kq, 1, EVFILT_USER, EV_ADD, 0, 0, &ud);
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, &ud);
 
 	for (int i = 0; i < 3; i++) {
-		T_EQ(t_get(kq, ev, 8), 1);
-		T_KEVENT(&ev[0], 1, EVFILT_USER, 0, 0, 0, &ud);
+		T_GET1(kq, 1, EVFILT_USER, 0, 0, 0, &ud);
 	}
 	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, &ud);
-	T_EQ(t_get(kq, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, 0, 0, 0, &ud);
-	T_EQ(t_wait(kq, ev, 8, 1000), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, 0, 0, 0, &ud);
+	T_GET1(kq, 1, EVFILT_USER, 0, 0, 0, &ud);
+	T_WAIT1(kq, 1000, 1, EVFILT_USER, 0, 0, 0, &ud);
 
 	t_change(kq, 1, EVFILT_USER, EV_DELETE, 0, 0, NULL);
 	T_NO_EVENTS(kq);

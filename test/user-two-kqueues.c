@@ -11,26 +11,22 @@ int main(void)
 {
 	int kq1 = t_kqueue(), kq2 = t_kqueue();
 	int u1, u2;
-	struct kevent ev[8];
 
 	t_change(kq1, 1, EVFILT_USER, EV_ADD | EV_CLEAR, 0, 0, &u1);
 	t_change(kq2, 1, EVFILT_USER, EV_ADD | EV_CLEAR, 0, 0, &u2);
 
 	t_change(kq1, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, &u1);
-	T_EQ(t_get(kq1, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_CLEAR, 0, 0, &u1);
+	T_GET1(kq1, 1, EVFILT_USER, EV_CLEAR, 0, 0, &u1);
 	T_NO_EVENTS(kq2);
 
 	t_change(kq2, 1, EVFILT_USER, 0, NOTE_TRIGGER | NOTE_FFCOPY | 0x7, 3,
 		 &u2);
-	T_EQ(t_get(kq2, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_CLEAR, 0x7, 3, &u2);
+	T_GET1(kq2, 1, EVFILT_USER, EV_CLEAR, 0x7, 3, &u2);
 	T_NO_EVENTS(kq1);
 
 	t_change(kq1, 1, EVFILT_USER, EV_DELETE, 0, 0, NULL);
 	t_change(kq2, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, &u2);
-	T_EQ(t_get(kq2, ev, 8), 1);
-	T_KEVENT(&ev[0], 1, EVFILT_USER, EV_CLEAR, 0x7, 0, &u2);
+	T_GET1(kq2, 1, EVFILT_USER, EV_CLEAR, 0x7, 0, &u2);
 	T_NO_EVENTS(kq1);
 	T_EQ(t_change_err(kq1, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, &u1), ENOENT);
 	T_NO_EVENTS(kq2);

@@ -12,10 +12,9 @@
 int main(void)
 {
 	int kq = t_kqueue();
-	const char *dir = vt_mkdir();
 	char path[128];
 	void *ud = (void *)0x118;
-	int fd = vt_create(path, sizeof path, dir, "file");
+	int fd = vt_file(path, sizeof path);
 
 	T_EQ(pwrite(fd, "0123456789", 10, 0), 10);
 	t_change(kq, fd, EVFILT_VNODE, EV_ADD,

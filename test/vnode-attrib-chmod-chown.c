@@ -13,11 +13,10 @@
 int main(void)
 {
 	int kq = t_kqueue();
-	const char *dir = vt_mkdir();
 	char path[128];
 	struct stat st;
 	void *ud = (void *)0x106;
-	int fd = vt_create(path, sizeof path, dir, "file");
+	int fd = vt_file(path, sizeof path);
 
 	T_ASSERT(fstat(fd, &st) == 0);
 	t_change(kq, fd, EVFILT_VNODE, EV_ADD | EV_CLEAR,

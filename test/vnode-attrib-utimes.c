@@ -15,10 +15,9 @@
 int main(void)
 {
 	int kq = t_kqueue();
-	const char *dir = vt_mkdir();
 	char path[128];
 	void *ud = (void *)0x105;
-	int fd = vt_create(path, sizeof path, dir, "file");
+	int fd = vt_file(path, sizeof path);
 	struct timeval tv[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
 
 	t_change(kq, fd, EVFILT_VNODE, EV_ADD | EV_CLEAR,

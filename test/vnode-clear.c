@@ -11,10 +11,9 @@
 int main(void)
 {
 	int kq = t_kqueue();
-	const char *dir = vt_mkdir();
 	char path[128];
 	void *ud = (void *)0x119;
-	int fd = vt_create(path, sizeof path, dir, "file");
+	int fd = vt_file(path, sizeof path);
 
 	t_change(kq, fd, EVFILT_VNODE, EV_ADD | EV_CLEAR,
 		 NOTE_WRITE | NOTE_EXTEND, 0, ud);

@@ -19,10 +19,9 @@
 int main(void)
 {
 	int kq = t_kqueue(), kq2 = t_kqueue();
-	const char *dir = vt_mkdir();
 	char path[128];
 	void *ud = (void *)0x108, *ud2 = (void *)0x1082;
-	int fd = vt_create(path, sizeof path, dir, "file");
+	int fd = vt_file(path, sizeof path);
 
 	t_change(kq, fd, EVFILT_VNODE, EV_ADD | EV_ONESHOT, NOTE_DELETE, 0, ud);
 	t_change(kq2, fd, EVFILT_VNODE, EV_ADD | EV_CLEAR, WIDE, 0, ud2);

@@ -17,15 +17,10 @@ int main(void)
 	char a[128], b[128], d1[160], d2[160], x[160], y[160];
 	void *ud = (void *)0x2c;
 
-	snprintf(a, sizeof a, "%s/a", top);
-	snprintf(b, sizeof b, "%s/b", top);
-	snprintf(d1, sizeof d1, "%s/d", a);
+	vt_subdir(a, sizeof a, top, "a");
+	vt_subdir(b, sizeof b, top, "b");
+	int dfd = vt_mkdir_open(d1, sizeof d1, a, "d");
 	snprintf(d2, sizeof d2, "%s/d", b);
-	T_ASSERT(mkdir(a, 0700) == 0);
-	T_ASSERT(mkdir(b, 0700) == 0);
-	T_ASSERT(mkdir(d1, 0700) == 0);
-	int dfd = open(d1, O_RDONLY | O_DIRECTORY);
-	T_ASSERT(dfd >= 0);
 	t_change(kq, dfd, EVFILT_VNODE, EV_ADD | EV_CLEAR,
 		 NOTE_DELETE | NOTE_RENAME, 0, ud);
 	t_change(late, dfd, EVFILT_VNODE, EV_ADD | EV_CLEAR, NOTE_DELETE, 0, ud);
@@ -38,12 +33,8 @@ int main(void)
 	T_EQ(close(dfd), 0);
 
 	/* replaced: rename() of an empty directory over the watched one */
-	snprintf(x, sizeof x, "%s/x", top);
-	snprintf(y, sizeof y, "%s/y", top);
-	T_ASSERT(mkdir(x, 0700) == 0);
-	T_ASSERT(mkdir(y, 0700) == 0);
-	int xfd = open(x, O_RDONLY | O_DIRECTORY);
-	T_ASSERT(xfd >= 0);
+	int xfd = vt_mkdir_open(x, sizeof x, top, "x");
+	vt_subdir(y, sizeof y, top, "y");
 	t_change(kq, xfd, EVFILT_VNODE, EV_ADD | EV_CLEAR, NOTE_DELETE, 0, ud);
 	T_ASSERT(rename(y, x) == 0);
 	WANT1_ONLY(kq, xfd, NOTE_DELETE, ud);

@@ -23,10 +23,7 @@ int main(void)
 	snprintf(file, sizeof file, "%s/f", dir);
 	snprintf(sym, sizeof sym, "%s/l", dir);
 
-	t_change(kq, dfd, EVFILT_VNODE, EV_ADD | EV_CLEAR,
-		 NOTE_WRITE | NOTE_LINK, 0, ud);
-	t_change(kq2, dfd, EVFILT_VNODE, EV_ADD | EV_CLEAR, NOTE_LINK, 0, ud);
-	T_NO_EVENTS(kq);
+	vt_watch_dir(kq, kq2, dfd, NOTE_WRITE | NOTE_LINK, ud);
 
 	int fd = open(file, O_RDWR | O_CREAT | O_EXCL, 0600);
 	T_ASSERT(fd >= 0);

@@ -18,20 +18,12 @@ int main(void)
 	char dir[128], other[128], out[160], in[160];
 	void *ud = (void *)0x116;
 
-	snprintf(dir, sizeof dir, "%s/d", top);
-	snprintf(other, sizeof other, "%s/o", top);
-	snprintf(out, sizeof out, "%s/s", other);
+	int dfd = vt_mkdir_open(dir, sizeof dir, top, "d");
+	vt_subdir(other, sizeof other, top, "o");
+	vt_subdir(out, sizeof out, other, "s");
 	snprintf(in, sizeof in, "%s/s", dir);
-	T_ASSERT(mkdir(dir, 0700) == 0);
-	T_ASSERT(mkdir(other, 0700) == 0);
-	T_ASSERT(mkdir(out, 0700) == 0);
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-	T_ASSERT(dfd >= 0);
 
-	t_change(kq, dfd, EVFILT_VNODE, EV_ADD | EV_CLEAR,
-		 NOTE_WRITE | NOTE_LINK | NOTE_EXTEND, 0, ud);
-	t_change(kql, dfd, EVFILT_VNODE, EV_ADD | EV_CLEAR, NOTE_LINK, 0, ud);
-	T_NO_EVENTS(kq);
+	vt_watch_dir(kq, kql, dfd, NOTE_WRITE | NOTE_LINK | NOTE_EXTEND, ud);
 
 	/* In. */
 	T_ASSERT(rename(out, in) == 0);

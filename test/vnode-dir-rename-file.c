@@ -16,20 +16,12 @@ int main(void)
 	char dir[128], a[160], b[160];
 	void *ud = (void *)0x114;
 
-	snprintf(dir, sizeof dir, "%s/d", top);
+	int dfd = vt_mkdir_open(dir, sizeof dir, top, "d");
 	snprintf(a, sizeof a, "%s/a", dir);
 	snprintf(b, sizeof b, "%s/b", dir);
-	T_ASSERT(mkdir(dir, 0700) == 0);
-	int fd = open(a, O_RDWR | O_CREAT | O_EXCL, 0600);
-	T_ASSERT(fd >= 0);
-	T_ASSERT(close(fd) == 0);
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-	T_ASSERT(dfd >= 0);
+	vt_new_file(a);
 
-	t_change(kq, dfd, EVFILT_VNODE, EV_ADD | EV_CLEAR,
-		 NOTE_WRITE | NOTE_LINK | NOTE_EXTEND, 0, ud);
-	t_change(kql, dfd, EVFILT_VNODE, EV_ADD | EV_CLEAR, NOTE_LINK, 0, ud);
-	T_NO_EVENTS(kq);
+	vt_watch_dir(kq, kql, dfd, NOTE_WRITE | NOTE_LINK | NOTE_EXTEND, ud);
 
 	T_ASSERT(rename(a, b) == 0);
 	WANTDIR(kq, dfd, NOTE_WRITE, NOTE_EXTEND, ud);

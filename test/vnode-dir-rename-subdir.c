@@ -16,18 +16,11 @@ int main(void)
 	char dir[128], s[160], t[160];
 	void *ud = (void *)0x115;
 
-	snprintf(dir, sizeof dir, "%s/d", top);
-	snprintf(s, sizeof s, "%s/s", dir);
+	int dfd = vt_mkdir_open(dir, sizeof dir, top, "d");
+	vt_subdir(s, sizeof s, dir, "s");
 	snprintf(t, sizeof t, "%s/t", dir);
-	T_ASSERT(mkdir(dir, 0700) == 0);
-	T_ASSERT(mkdir(s, 0700) == 0);
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-	T_ASSERT(dfd >= 0);
 
-	t_change(kq, dfd, EVFILT_VNODE, EV_ADD | EV_CLEAR,
-		 NOTE_WRITE | NOTE_LINK | NOTE_EXTEND, 0, ud);
-	t_change(kql, dfd, EVFILT_VNODE, EV_ADD | EV_CLEAR, NOTE_LINK, 0, ud);
-	T_NO_EVENTS(kq);
+	vt_watch_dir(kq, kql, dfd, NOTE_WRITE | NOTE_LINK | NOTE_EXTEND, ud);
 
 	T_ASSERT(rename(s, t) == 0);
 	WANTDIR(kq, dfd, NOTE_WRITE, NOTE_EXTEND, ud);

@@ -17,13 +17,9 @@ int main(void)
 	void *ud = (void *)0x2a;
 	unsigned all = NOTE_DELETE | NOTE_WRITE | NOTE_LINK | NOTE_ATTRIB;
 
-	snprintf(dir, sizeof dir, "%s/d", top);
-	snprintf(sub, sizeof sub, "%s/s", dir);
+	int dfd = vt_mkdir_open(dir, sizeof dir, top, "d");
+	vt_subdir(sub, sizeof sub, dir, "s");
 	snprintf(file, sizeof file, "%s/f", dir);
-	T_ASSERT(mkdir(dir, 0700) == 0);
-	T_ASSERT(mkdir(sub, 0700) == 0);
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-	T_ASSERT(dfd >= 0);
 	t_change(kq, dfd, EVFILT_VNODE, EV_ADD | EV_CLEAR, all, 0, ud);
 
 	T_ASSERT(rmdir(sub) == 0);
@@ -32,9 +28,7 @@ int main(void)
 	T_ASSERT(chmod(dir, 0750) == 0);
 	WANT1_ONLY(kq, dfd, NOTE_ATTRIB, ud);
 
-	int f = open(file, O_WRONLY | O_CREAT | O_EXCL, 0600);
-	T_ASSERT(f >= 0);
-	T_EQ(close(f), 0);
+	vt_new_file(file);
 	WANT1_ONLY(kq, dfd, NOTE_WRITE, ud);
 
 	T_ASSERT(fchmod(dfd, 0700) == 0);

@@ -17,17 +17,10 @@ int main(void)
 	char dir[128], sub[160];
 	void *ud = (void *)0x113;
 
-	snprintf(dir, sizeof dir, "%s/d", top);
-	snprintf(sub, sizeof sub, "%s/s", dir);
-	T_ASSERT(mkdir(dir, 0700) == 0);
-	T_ASSERT(mkdir(sub, 0700) == 0);
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-	T_ASSERT(dfd >= 0);
+	int dfd = vt_mkdir_open(dir, sizeof dir, top, "d");
+	vt_subdir(sub, sizeof sub, dir, "s");
 
-	t_change(kq, dfd, EVFILT_VNODE, EV_ADD | EV_CLEAR,
-		 NOTE_WRITE | NOTE_LINK, 0, ud);
-	t_change(kql, dfd, EVFILT_VNODE, EV_ADD | EV_CLEAR, NOTE_LINK, 0, ud);
-	T_NO_EVENTS(kq);
+	vt_watch_dir(kq, kql, dfd, NOTE_WRITE | NOTE_LINK, ud);
 
 	T_ASSERT(rmdir(sub) == 0);
 	WANT1(kq, dfd, EV_CLEAR, NOTE_WRITE | NOTE_LINK, ud);

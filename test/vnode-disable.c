@@ -17,10 +17,9 @@
 int main(void)
 {
 	int kq = t_kqueue(), kq2 = t_kqueue();
-	const char *dir = vt_mkdir();
 	char path[128];
 	void *ud = (void *)0x123, *ud2 = (void *)0x1232;
-	int fd = vt_create(path, sizeof path, dir, "file");
+	int fd = vt_file(path, sizeof path);
 
 	t_write(fd, "0123456789", 10);
 

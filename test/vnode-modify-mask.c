@@ -14,10 +14,9 @@
 int main(void)
 {
 	int kq = t_kqueue();
-	const char *dir = vt_mkdir();
 	char path[128];
 	void *ud1 = (void *)0x1251, *ud2 = (void *)0x1252;
-	int fd = vt_create(path, sizeof path, dir, "file");
+	int fd = vt_file(path, sizeof path);
 
 	t_write(fd, "0123456789", 10);
 	t_change(kq, fd, EVFILT_VNODE, EV_ADD | EV_CLEAR, NOTE_WRITE, 0, ud1);

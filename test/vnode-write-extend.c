@@ -15,10 +15,9 @@
 int main(void)
 {
 	int kq = t_kqueue();
-	const char *dir = vt_mkdir();
 	char path[128];
 	void *ud = (void *)0x102;
-	int fd = vt_create(path, sizeof path, dir, "file");
+	int fd = vt_file(path, sizeof path);
 	int w = open(path, O_WRONLY | O_APPEND);
 
 	T_ASSERT(w >= 0);

@@ -12,10 +12,9 @@
 int main(void)
 {
 	int kq = t_kqueue();
-	const char *dir = vt_mkdir();
 	char path[128];
 	void *ud = (void *)0x103;
-	int fd = vt_create(path, sizeof path, dir, "file");
+	int fd = vt_file(path, sizeof path);
 
 	T_EQ(pwrite(fd, "AAAAAAAAAAAAAAAA", 16, 0), 16);
 	t_change(kq, fd, EVFILT_VNODE, EV_ADD | EV_CLEAR,

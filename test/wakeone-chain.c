@@ -23,17 +23,9 @@
  * conclusive.  The remaining threads are released with triggers of a plain
  * USER knote.
  */
-#include "t.h"
+#include "t_thread.h"
 
 #include <sched.h>
-#include <stdatomic.h>
-#include <sys/syscall.h>
-
-#ifndef EV_WAKEONE
-/* libkq's wake-one flag (0x0800, outside FreeBSD's bits), being added to
- * <sys/event.h>; defined here until the header has it. */
-#define EV_WAKEONE 0x0800
-#endif
 
 #define NTHREADS 8
 #define RELEASE_ID 77
@@ -42,26 +34,12 @@ static int kq, a[2], b[2];
 static atomic_int tids[NTHREADS], done[NTHREADS];
 static atomic_int finished, got_a, got_b, got_other, bad;
 
-static char thread_state(int t)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof path, "/proc/self/task/%d/stat", t);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return '?';
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	char *p = strrchr(buf, ')');
-	return (p && p[1] == ' ') ? p[2] : '?';
-}
-
 static void *waiter(void *arg)
 {
 	int me = (int)(intptr_t)arg;
 	struct timespec to = { 3, 0 };
 	struct kevent ev;
-	atomic_store(&tids[me], (int)syscall(SYS_gettid));
+	atomic_store(&tids[me], t_gettid());
 	int n = kevent(kq, NULL, 0, &ev, 1, &to);
 	if (n < 0)
 		atomic_store(&bad, errno);
@@ -84,7 +62,7 @@ static int sleepers(void)
 	int n = 0;
 	for (int i = 0; i < NTHREADS; i++) {
 		int t = atomic_load(&tids[i]);
-		if (atomic_load(&done[i]) || thread_state(t) != 'S')
+		if (atomic_load(&done[i]) || t_thread_state(t) != 'S')
 			continue;
 		char path[64], w[64] = "";
 		snprintf(path, sizeof path, "/proc/self/task/%d/wchan", t);
@@ -155,22 +133,14 @@ static int round_(int clear, int r)
 					(void *)(intptr_t)i) == 0);
 	}
 	pthread_attr_destroy(&attr);
-	int64_t end = t_now_ns() + 2000000000LL;
-	for (int i = 0; i < NTHREADS; i++)
-		while (atomic_load(&tids[i]) == 0 ||
-		       thread_state(atomic_load(&tids[i])) != 'S') {
-			if (t_now_ns() > end)
-				T_FAIL("thread %d never blocked", i);
-			t_sleep_ms(1);
-		}
-	t_sleep_ms(2);
+	t_all_asleep(tids, NTHREADS, 2);
 	if (atomic_load(&finished))
 		T_FAIL("a thread returned before the writes");
 
 	t_write(a[1], "a", 1);
 	t_write(b[1], "b", 1);
 	int conclusive = clear || sleepers() >= 2;
-	end = t_now_ns() + 1000000000LL;
+	int64_t end = t_now_ns() + 1000000000LL;
 	while (atomic_load(&got_a) == 0 || atomic_load(&got_b) == 0) {
 		if (t_now_ns() > end && !conclusive)
 			break;

@@ -11,34 +11,14 @@
  * and nobody waiting all report the pending connection to a zero-timeout
  * kevent() (the flag limits wake-ups, not readiness).
  */
-#include "t.h"
+#include "t_thread.h"
 
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
-#ifndef EV_WAKEONE
-/* libkq's wake-one flag (0x0800, outside FreeBSD's bits), being added to
- * <sys/event.h>; defined here until the header has it. */
-#define EV_WAKEONE 0x0800
-#endif
-
 #define NPROC 4
 #define CONNS 20
-
-static char proc_state(pid_t pid)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return '?';
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	char *p = strrchr(buf, ')');
-	return (p && p[1] == ' ') ? p[2] : '?';
-}
 
 /* Worker: reports 'r' before each wait and 'w' after it returns, then
  * waits for a go byte.  Messages are 2 bytes: type, worker index. */
@@ -124,7 +104,7 @@ static int run(int lst, const struct sockaddr_in *sin, unsigned short flags,
 			}
 		}
 		for (int i = 0; i < NPROC; i++)
-			while (proc_state(pids[i]) != 'S') {
+			while (t_proc_state(pids[i]) != 'S') {
 				if (t_now_ns() > end)
 					T_FAIL("%s: worker %d not asleep",
 					       what, i);

@@ -12,16 +12,7 @@
  * bytes buffered, since no thread reads) and a USER|EV_CLEAR|EV_WAKEONE
  * knote.  The flag is stored and returned like the other stored flags.
  */
-#include "t.h"
-
-#include <stdatomic.h>
-#include <sys/syscall.h>
-
-#ifndef EV_WAKEONE
-/* libkq's wake-one flag (0x0800, outside FreeBSD's bits), being added to
- * <sys/event.h>; defined here until the header has it. */
-#define EV_WAKEONE 0x0800
-#endif
+#include "t_thread.h"
 
 #define NTHREADS 8
 
@@ -39,7 +30,7 @@ static atomic_int returns;
 static void *waiter(void *arg)
 {
 	struct slot *s = arg;
-	atomic_store(&s->tid, (int)syscall(SYS_gettid));
+	atomic_store(&s->tid, t_gettid());
 	do {
 		s->n = kevent(kq, NULL, 0, &s->ev, 1, NULL);
 		s->err = errno;
@@ -49,35 +40,13 @@ static void *waiter(void *arg)
 	return NULL;
 }
 
-static char thread_state(int t)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof path, "/proc/self/task/%d/stat", t);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return '?';
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	char *p = strrchr(buf, ')');
-	return (p && p[1] == ' ') ? p[2] : '?';
-}
-
 static void check_asleep(void)
 {
 	int64_t end = t_now_ns() + 2000000000LL;
-	for (int i = 0; i < NTHREADS; i++) {
-		if (atomic_load(&slots[i].done))
-			continue;
-		while (atomic_load(&slots[i].tid) == 0 ||
-		       thread_state(atomic_load(&slots[i].tid)) != 'S') {
-			if (atomic_load(&slots[i].done))
-				break;
-			if (t_now_ns() > end)
-				T_FAIL("thread %d is not asleep", i);
-			t_sleep_ms(1);
-		}
-	}
+	for (int i = 0; i < NTHREADS; i++)
+		if (!atomic_load(&slots[i].done))
+			t_await_asleep(&slots[i].tid, &slots[i].done, end,
+				       "thread %d", i);
 }
 
 static void run(int use_pipe)

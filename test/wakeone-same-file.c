@@ -10,16 +10,7 @@
  * zero-timeout kevent(), and both keep being reported (level) while the
  * byte is unread.
  */
-#include "t.h"
-
-#include <stdatomic.h>
-#include <sys/syscall.h>
-
-#ifndef EV_WAKEONE
-/* libkq's wake-one flag (0x0800, outside FreeBSD's bits), being added to
- * <sys/event.h>; defined here until the header has it. */
-#define EV_WAKEONE 0x0800
-#endif
+#include "t_thread.h"
 
 static int kq;
 static atomic_int tid, done;
@@ -29,24 +20,10 @@ static struct kevent wev[4];
 static void *waiter(void *arg)
 {
 	(void)arg;
-	atomic_store(&tid, (int)syscall(SYS_gettid));
+	atomic_store(&tid, t_gettid());
 	wn = t_wait(kq, wev, 4, 3000);
 	atomic_store(&done, 1);
 	return NULL;
-}
-
-static char thread_state(int t)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof path, "/proc/self/task/%d/stat", t);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return '?';
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	char *p = strrchr(buf, ')');
-	return (p && p[1] == ' ') ? p[2] : '?';
 }
 
 static void note(const struct kevent *e, int p0, int d, int *seen)
@@ -74,14 +51,8 @@ int main(void)
 	t_change(kq, p[0], EVFILT_READ, EV_ADD | EV_WAKEONE, 0, 0, NULL);
 	t_change(kq, d, EVFILT_READ, EV_ADD | EV_WAKEONE, 0, 0, NULL);
 
-	T_ASSERT(pthread_create(&th, NULL, waiter, NULL) == 0);
-	int64_t end = t_now_ns() + 2000000000LL;
-	while (atomic_load(&tid) == 0 ||
-	       thread_state(atomic_load(&tid)) != 'S') {
-		if (atomic_load(&done) || t_now_ns() > end)
-			T_FAIL("the waiter did not block");
-		t_sleep_ms(1);
-	}
+	if (!t_start_waiter(&th, waiter, NULL, &tid, &done, "the waiter"))
+		T_FAIL("the waiter returned before blocking");
 	t_sleep_ms(5);
 	t_write(p[1], "x", 1);
 	T_ASSERT(pthread_join(th, NULL) == 0);
@@ -89,7 +60,7 @@ int main(void)
 	T_ASSERT(wn >= 1);
 	for (int i = 0; i < wn; i++)
 		note(&wev[i], p[0], d, &seen);
-	end = t_now_ns() + 1000000000LL;
+	int64_t end = t_now_ns() + 1000000000LL;
 	while (seen != 3 && t_now_ns() < end) {
 		int n = t_get(kq, ev, 4);
 		for (int i = 0; i < n; i++)

@@ -31,39 +31,13 @@
 #    KQ_REQUIRE_TOOLS=1 is set (.ci/run), which makes it a failure.
 # The temporary directory is removed on exit.
 set -u
+. "$(dirname "$0")/lib/common.sh"
 
-if [ $# -lt 4 ]; then
-	echo "usage: $0 SRCDIR BINDIR LIBKQ_SO_PATH C_COMPILER" >&2
-	exit 1
-fi
-SRCDIR=$1
-CC=$4
-
-if ! command -v cmake >/dev/null 2>&1; then
-	echo "SKIP: cmake is not in PATH"
-	exit 77
-fi
-if command -v ninja >/dev/null 2>&1; then
-	GEN=Ninja
-elif command -v make >/dev/null 2>&1; then
-	GEN="Unix Makefiles"
-else
-	echo "SKIP: neither ninja nor make is available"
-	exit 77
-fi
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/libkq-compat.XXXXXX") || {
-	echo "FAIL: mktemp -d failed"
-	exit 1
-}
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT PIPE TERM
+kq_args 4 "SRCDIR BINDIR LIBKQ_SO_PATH C_COMPILER" "$@"
+kq_need_cmake
+kq_generator
+kq_tmpdir compat
 PREFIX=$TMP/prefix
-status=0
-fail() {
-	echo "FAIL: $*"
-	status=1
-}
 
 # --- 1. build and install with the option ---------------------------------
 if ! cmake -S "$SRCDIR" -B "$TMP/build" -G "$GEN" -DCMAKE_C_COMPILER="$CC" \

@@ -20,70 +20,20 @@
 # KQ_REQUIRE_TOOLS=1 in the environment (.ci/run, which installs lintian) a
 # missing lintian or dpkg-deb is a failure instead.
 set -u
+. "$(dirname "$0")/lib/common.sh"
 
-if [ $# -lt 4 ]; then
-	echo "usage: $0 SRCDIR BINDIR LIBKQ_SO_PATH C_COMPILER" >&2
-	exit 1
-fi
-SRCDIR=$1
-BINDIR=$2
-CC=$4
+kq_args 4 "SRCDIR BINDIR LIBKQ_SO_PATH C_COMPILER" "$@"
 
 for tool in lintian dpkg-deb; do
-	if ! command -v $tool >/dev/null 2>&1; then
-		if [ "${KQ_REQUIRE_TOOLS:-}" = 1 ]; then
-			echo "FAIL: $tool is not installed (KQ_REQUIRE_TOOLS=1)"
-			exit 1
-		fi
-		echo "SKIP: $tool is not installed (apt-get install $tool)"
-		exit 77
-	fi
+	kq_require $tool "apt-get install $tool"
 done
-if ! command -v cmake >/dev/null 2>&1; then
-	echo "SKIP: cmake is not in PATH"
-	exit 77
-fi
-CPACK=$(dirname "$(command -v cmake)")/cpack
-[ -x "$CPACK" ] || CPACK=$(command -v cpack) || {
-	echo "SKIP: cpack is not installed next to cmake"
-	exit 77
-}
-if command -v ninja >/dev/null 2>&1; then
-	GEN=Ninja
-elif command -v make >/dev/null 2>&1; then
-	GEN="Unix Makefiles"
-else
-	echo "SKIP: neither ninja nor make is available"
-	exit 77
-fi
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/libkq-lintian.XXXXXX") || {
-	echo "FAIL: mktemp -d failed"
-	exit 1
-}
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT PIPE TERM
+kq_need_cmake
+kq_cpack
+kq_generator
+kq_tmpdir lintian
 
 # --- the packages --------------------------------------------------------------
-WORK=$BINDIR/deb-lintian
-PKG=$WORK/pkg
-# A fresh cache each time: with a cache made for another compiler, cmake
-# would start over without the -D options given here.
-rm -f "$WORK/build/CMakeCache.txt"
-if ! cmake -S "$SRCDIR" -B "$WORK/build" -G "$GEN" -DCMAKE_C_COMPILER="$CC" \
-    -DCMAKE_INSTALL_PREFIX=/usr -DKQ_BUILD_TESTS=OFF -DKQ_BUILD_BENCH=OFF \
-    >"$TMP/build.log" 2>&1 ||
-    ! cmake --build "$WORK/build" -j 2 >>"$TMP/build.log" 2>&1; then
-	cat "$TMP/build.log"
-	echo "FAIL: configuring or building $SRCDIR in $WORK/build failed"
-	exit 1
-fi
-rm -rf "$PKG"
-if ! (cd "$WORK/build" && "$CPACK" -G DEB -B "$PKG") >"$TMP/cpack.log" 2>&1; then
-	cat "$TMP/cpack.log"
-	echo "FAIL: cpack -G DEB failed"
-	exit 1
-fi
+kq_deb_build "$BINDIR/deb-lintian"
 pkgs=""
 names=""
 rt=""

@@ -56,52 +56,18 @@
 # Without dpkg-shlibdeps (package dpkg-dev) the packages carry the fallback
 # Depends (cmake/cpack-deb-tools.cmake), which step 2 checks the same way.
 set -u
+. "$(dirname "$0")/lib/common.sh"
 
-if [ $# -lt 4 ]; then
-	echo "usage: $0 SRCDIR BINDIR LIBKQ_SO_PATH C_COMPILER" >&2
-	exit 1
-fi
-SRCDIR=$1
-BINDIR=$2
-CC=$4
+kq_args 4 "SRCDIR BINDIR LIBKQ_SO_PATH C_COMPILER" "$@"
 
-if ! command -v dpkg-deb >/dev/null 2>&1; then
-	if [ "${KQ_REQUIRE_TOOLS:-}" = 1 ]; then
-		echo "FAIL: dpkg-deb is not installed (KQ_REQUIRE_TOOLS=1)"
-		exit 1
-	fi
-	echo "SKIP: dpkg-deb is not installed (not a Debian-like system)"
-	exit 77
-fi
-if ! command -v cmake >/dev/null 2>&1; then
-	echo "SKIP: cmake is not in PATH"
-	exit 77
-fi
-CPACK=$(dirname "$(command -v cmake)")/cpack
-[ -x "$CPACK" ] || CPACK=$(command -v cpack) || {
-	echo "SKIP: cpack is not installed next to cmake"
-	exit 77
-}
-if command -v ninja >/dev/null 2>&1; then
-	GEN=Ninja
-elif command -v make >/dev/null 2>&1; then
-	GEN="Unix Makefiles"
-else
-	echo "SKIP: neither ninja nor make is available"
-	exit 77
-fi
+kq_require dpkg-deb "not a Debian-like system"
+kq_need_cmake
+kq_cpack
+kq_generator
 have() { command -v "$1" >/dev/null 2>&1; }
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/libkq-deb.XXXXXX") || {
-	echo "FAIL: mktemp -d failed"
-	exit 1
-}
+kq_tmpdir deb
 INSTALLED=""          # packages this test installed, removed on exit
-status=0
-fail() {
-	echo "FAIL: $*"
-	status=1
-}
 remove_packages() {
 	[ -n "$INSTALLED" ] || return 0
 	# shellcheck disable=SC2086
@@ -126,25 +92,7 @@ trap 'rc=$?; cleanup; [ $status -eq 0 ] || rc=1; exit $rc' EXIT
 trap 'exit 1' HUP INT PIPE TERM
 
 # --- 1. build and package --------------------------------------------------
-WORK=$BINDIR/deb-package
-PKG=$WORK/pkg
-# A fresh cache each time: with a cache made for another compiler, cmake
-# would start over without the -D options given here.
-rm -f "$WORK/build/CMakeCache.txt"
-if ! cmake -S "$SRCDIR" -B "$WORK/build" -G "$GEN" -DCMAKE_C_COMPILER="$CC" \
-    -DCMAKE_INSTALL_PREFIX=/usr -DKQ_BUILD_TESTS=OFF -DKQ_BUILD_BENCH=OFF \
-    >"$TMP/build.log" 2>&1 ||
-    ! cmake --build "$WORK/build" -j 2 >>"$TMP/build.log" 2>&1; then
-	cat "$TMP/build.log"
-	echo "FAIL: configuring or building $SRCDIR in $WORK/build failed"
-	exit 1
-fi
-rm -rf "$PKG"
-if ! (cd "$WORK/build" && "$CPACK" -G DEB -B "$PKG") >"$TMP/cpack.log" 2>&1; then
-	cat "$TMP/cpack.log"
-	echo "FAIL: cpack -G DEB failed"
-	exit 1
-fi
+kq_deb_build "$BINDIR/deb-package"
 one() {    # GLOB: the one file matching it in $PKG
 	set -- "$PKG"/$1
 	[ $# -eq 1 ] && [ -f "$1" ] && echo "$1"
@@ -464,15 +412,7 @@ main(void)
 EOF
 mkdir -p "$TMP/cmake-src"
 cp "$TMP/prog.c" "$TMP/cmake-src/prog.c"
-cat >"$TMP/cmake-src/CMakeLists.txt" <<'EOF'
-cmake_minimum_required(VERSION 3.16)
-project(uses_libkq C)
-find_package(libkq REQUIRED)
-add_executable(prog prog.c)
-target_link_libraries(prog libkq::kq)
-add_executable(prog_static prog.c)
-target_link_libraries(prog_static libkq::kq_static)
-EOF
+kq_consumer_cmake "$TMP/cmake-src" prog.c uses_libkq
 
 # Install with dpkg only where that leaves the machine as it was: as root,
 # with dpkg working, the packages not installed and none of their files

@@ -33,15 +33,9 @@
 # SRCDIR/man and SRCDIR/include/sys/event.h (to try the test on a planted
 # mismatch).
 set -u
+. "$(dirname "$0")/lib/common.sh"
 
-if [ $# -lt 4 ]; then
-	echo "usage: $0 SRCDIR BINDIR LIBKQ_SO_PATH C_COMPILER" >&2
-	exit 1
-fi
-SRCDIR=$1
-BINDIR=$2
-SO=$3
-CC=$4
+kq_args 4 "SRCDIR BINDIR LIBKQ_SO_PATH C_COMPILER" "$@"
 MANDIR=${KQ_DOCS_AGREE_MANDIR:-$SRCDIR/man}
 HEADER=${KQ_DOCS_AGREE_HEADER:-$SRCDIR/include/sys/event.h}
 INCDIR=$(dirname "$(dirname "$HEADER")")
@@ -56,19 +50,9 @@ if [ ! -f "$SO" ] || [ ! -f "$HEADER" ]; then
 fi
 
 # A sanitizer build's library needs the program built with the same.
-SAN=""
-if [ -f "$BINDIR/CMakeCache.txt" ]; then
-	san=$(sed -n 's/^KQ_SANITIZE:[A-Z]*=//p' "$BINDIR/CMakeCache.txt")
-	[ -n "$san" ] && SAN="-fsanitize=$san"
-fi
+kq_sanitize
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/libkq-docs-agree.XXXXXX") || {
-	echo "FAIL: mktemp -d failed"
-	exit 1
-}
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT PIPE TERM
-status=0
+kq_tmpdir docs-agree
 nfail=0
 fail() {
 	echo "FAIL: $*"

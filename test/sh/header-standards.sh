@@ -32,28 +32,12 @@
 # and exit 0.  In a sanitizer build (KQ_SANITIZE in BINDIR's cache) only
 # C_COMPILER links: the library needs that compiler's sanitizer runtime.
 set -u
+. "$(dirname "$0")/lib/common.sh"
 
-if [ $# -lt 4 ]; then
-	echo "usage: $0 SRCDIR BINDIR LIBKQ_SO_PATH C_COMPILER" >&2
-	exit 1
-fi
-SRCDIR=$1
-BINDIR=$2
-SO=$3
-CC=$4
+kq_args 4 "SRCDIR BINDIR LIBKQ_SO_PATH C_COMPILER" "$@"
 INC=$SRCDIR/include
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/libkq-hdr.XXXXXX") || {
-	echo "FAIL: mktemp -d failed"
-	exit 1
-}
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT PIPE TERM
-status=0
-fail() {
-	echo "FAIL: $*"
-	status=1
-}
+kq_tmpdir hdr
 
 # --- the sources -------------------------------------------------------------
 awk '/^```c[[:space:]]*$/ { if (!done) f = 1; next }
@@ -259,11 +243,7 @@ if [ ! -f "$SO" ]; then
 	exit 1
 fi
 # A sanitizer build's library needs the sanitizer runtime in the program.
-SAN=""
-if [ -f "$BINDIR/CMakeCache.txt" ]; then
-	san=$(sed -n 's/^KQ_SANITIZE:[A-Z]*=//p' "$BINDIR/CMakeCache.txt")
-	[ -n "$san" ] && SAN="-fsanitize=$san"
-fi
+kq_sanitize
 LIBDIR=$(dirname "$SO")
 run() {    # NAME COMPILER STD SOURCE
 	# shellcheck disable=SC2086

@@ -26,42 +26,18 @@
 #    directories).  Without pkg-config only the prefix= lines are checked.
 # The temporary directory is removed on exit.
 set -u
+. "$(dirname "$0")/lib/common.sh"
 
-if [ $# -lt 4 ]; then
-	echo "usage: $0 SRCDIR BINDIR LIBKQ_SO_PATH C_COMPILER" >&2
-	exit 1
-fi
-BINDIR=$2
-CC=$4
-
-if ! command -v cmake >/dev/null 2>&1; then
-	echo "SKIP: cmake is not in PATH"
-	exit 77
-fi
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/libkq-install.XXXXXX") || {
-	echo "FAIL: mktemp -d failed"
-	exit 1
-}
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT PIPE TERM
+kq_args 4 "SRCDIR BINDIR LIBKQ_SO_PATH C_COMPILER" "$@"
+kq_need_cmake
+kq_tmpdir install
 
 PREFIX=$TMP/prefix
 WORK=$TMP/work
 mkdir -p "$WORK" || exit 1
-status=0
-
-fail() {
-	echo "FAIL: $*"
-	status=1
-}
 
 # If the build uses sanitizers (KQ_SANITIZE), the consumers need them too.
-SAN=""
-if [ -f "$BINDIR/CMakeCache.txt" ]; then
-	san=$(sed -n 's/^KQ_SANITIZE:[A-Z]*=//p' "$BINDIR/CMakeCache.txt")
-	[ -n "$san" ] && SAN="-fsanitize=$san"
-fi
+kq_sanitize
 
 # --- 1. install -----------------------------------------------------------
 if ! cmake --install "$BINDIR" --prefix "$PREFIX" >"$TMP/install.log" 2>&1; then
@@ -275,15 +251,7 @@ fi
 if [ -n "$GEN" ]; then
 	mkdir -p "$WORK/cmake-src"
 	cp "$WORK/consumer.c" "$WORK/cmake-src/consumer.c"
-	cat >"$WORK/cmake-src/CMakeLists.txt" <<'EOF'
-cmake_minimum_required(VERSION 3.16)
-project(libkq_consumer C)
-find_package(libkq REQUIRED)
-add_executable(prog consumer.c)
-target_link_libraries(prog libkq::kq)
-add_executable(prog_static consumer.c)
-target_link_libraries(prog_static libkq::kq_static)
-EOF
+	kq_consumer_cmake "$WORK/cmake-src" consumer.c libkq_consumer
 	if cmake -S "$WORK/cmake-src" -B "$WORK/cmake-build" -G "$GEN" \
 	    -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_C_COMPILER="$CC" \
 	    -DCMAKE_C_FLAGS="$SAN" -DCMAKE_EXE_LINKER_FLAGS="$SAN" \

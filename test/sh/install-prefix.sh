@@ -25,13 +25,9 @@
 #    in TMP/stage/opt/libkq and uninstall removes them from there.
 # The temporary directory is removed on exit.
 set -u
+. "$(dirname "$0")/lib/common.sh"
 
-if [ $# -lt 4 ]; then
-	echo "usage: $0 SRCDIR BINDIR LIBKQ_SO_PATH C_COMPILER" >&2
-	exit 1
-fi
-SRCDIR=$1
-CC=$4
+kq_args 4 "SRCDIR BINDIR LIBKQ_SO_PATH C_COMPILER" "$@"
 
 for tool in make cmake; do
 	if ! command -v $tool >/dev/null 2>&1; then
@@ -42,19 +38,9 @@ done
 # Not a sub-make of whatever runs ctest.
 unset MAKEFLAGS MFLAGS MAKELEVEL DESTDIR
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/libkq-prefix.XXXXXX") || {
-	echo "FAIL: mktemp -d failed"
-	exit 1
-}
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT PIPE TERM
+kq_tmpdir prefix
 B=$TMP/build
 MANIFEST=$B/install_manifest.txt
-status=0
-fail() {
-	echo "FAIL: $*"
-	status=1
-}
 
 mk() {    # LOG make-arguments...
 	log=$1

@@ -18,30 +18,11 @@
 # Without groff, 2 is skipped, unless KQ_REQUIRE_TOOLS=1 (.ci/run, which
 # installs groff-base), which makes it a failure.
 set -u
+. "$(dirname "$0")/lib/common.sh"
 
-if [ $# -lt 2 ]; then
-	echo "usage: $0 SRCDIR BINDIR [LIBKQ_SO_PATH C_COMPILER]" >&2
-	exit 1
-fi
-SRCDIR=$1
-BINDIR=$2
-
-if ! command -v cmake >/dev/null 2>&1; then
-	echo "SKIP: cmake is not in PATH"
-	exit 77
-fi
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/libkq-manlinks.XXXXXX") || {
-	echo "FAIL: mktemp -d failed"
-	exit 1
-}
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT PIPE TERM
-status=0
-fail() {
-	echo "FAIL: $*"
-	status=1
-}
+kq_args 2 "SRCDIR BINDIR [LIBKQ_SO_PATH C_COMPILER]" "$@"
+kq_need_cmake
+kq_tmpdir manlinks
 
 links=""
 for p in "$SRCDIR"/man/*.[1-9]; do

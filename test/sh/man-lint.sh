@@ -21,12 +21,9 @@
 # has KQ_REQUIRE_TOOLS=1 (.ci/run sets it, and installs groff-base when
 # neither formatter is present), which turns the skip into a failure.
 set -u
+. "$(dirname "$0")/lib/common.sh"
 
-if [ $# -lt 1 ]; then
-	echo "usage: $0 SRCDIR [BINDIR LIBKQ_SO_PATH C_COMPILER]" >&2
-	exit 1
-fi
-SRCDIR=$1
+kq_args 1 "SRCDIR [BINDIR LIBKQ_SO_PATH C_COMPILER]" "$@"
 
 pages=""
 for p in "$SRCDIR"/man/*.[1-9]; do
@@ -53,10 +50,6 @@ have_man=false
 command -v man >/dev/null 2>&1 && have_man=true
 
 status=0
-fail() {
-	echo "FAIL: $*"
-	status=1
-}
 
 for p in $pages; do
 	name=${p##*/}

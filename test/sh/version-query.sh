@@ -15,27 +15,11 @@
 # X << 16 | Y << 8 | Z.  The functions must be exported at version LIBKQ_0
 # (nm -D, when nm is installed).
 set -u
+. "$(dirname "$0")/lib/common.sh"
 
-if [ $# -lt 4 ]; then
-	echo "usage: $0 SRCDIR BINDIR LIBKQ_SO_PATH C_COMPILER" >&2
-	exit 1
-fi
-SRCDIR=$1
-BINDIR=$2
-SO=$3
-CC=$4
+kq_args 4 "SRCDIR BINDIR LIBKQ_SO_PATH C_COMPILER" "$@"
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/libkq-version.XXXXXX") || {
-	echo "FAIL: mktemp -d failed"
-	exit 1
-}
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 1' HUP INT PIPE TERM
-status=0
-fail() {
-	echo "FAIL: $*"
-	status=1
-}
+kq_tmpdir version
 
 want=$(sed -n 's/^project(libkq VERSION \([0-9][0-9.]*\).*/\1/p' \
     "$SRCDIR/CMakeLists.txt" | sed -n 1p)
@@ -57,11 +41,7 @@ minor=${rest%%.*}
 patch=${rest#*.}
 number=$(( (major << 16) | (minor << 8) | patch ))
 
-SAN=""
-if [ -f "$BINDIR/CMakeCache.txt" ]; then
-	san=$(sed -n 's/^KQ_SANITIZE:[A-Z]*=//p' "$BINDIR/CMakeCache.txt")
-	[ -n "$san" ] && SAN="-fsanitize=$san"
-fi
+kq_sanitize
 
 cat >"$TMP/v.c" <<'EOF'
 #include <sys/event.h>
