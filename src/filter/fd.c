@@ -923,8 +923,15 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 		 * that alone is nothing a READ knote can report (a record the
 		 * program cannot consume would come back on every call), and
 		 * the level entry that keeps saying it is demoted to an edge
-		 * one (kq_fd_event). */
+		 * one (kq_fd_event).  Telling the two apart reads SO_ERROR,
+		 * which clears the error: only the libc replacements can give
+		 * it back to the program (libc/sockio.c), so a build without
+		 * them fires for EPOLLERR as it comes. */
+#if KQ_LIBC_REPLACEMENTS
 		return sock_error(fd, r) != 0;
+#else
+		return 1;
+#endif
 	case KQ_FD_LISTEN_INET:
 	case KQ_FD_LISTEN_UNIX:
 	case KQ_FD_LISTEN_OTHER:
