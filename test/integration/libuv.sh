@@ -45,18 +45,11 @@
 # kqueue build's tests.  Time on 2 cores: 25 to 50 s per build, about 50 s
 # per run of the suite, about 2.5 minutes in all from an empty WORKDIR.
 set -u
-srcdir=$(cd "$1" && pwd)
-libkq=$2
-cmake=$3
-work=$4
 here=$(cd "$(dirname "$0")" && pwd)
-src=$work/source
-mkdir -p "$work" || exit 1
-libdir=$(cd "$(dirname "$libkq")" && pwd)
-libkq=$libdir/$(basename "$libkq")
-
 who=libuv
 . "$here/debsrc.sh"
+take_args "$@"
+cmake=$cc   # the third argument is the cmake to configure with
 
 # Tests whose failure on kqueue is not counted, and why.  Both are tests
 # of what Linux does that FreeBSD does not, which libuv leaves out on the
