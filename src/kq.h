@@ -121,6 +121,7 @@ struct kq_timers;
 struct kq_sigs;
 struct kq_procs;
 struct kq_rechecks;
+struct kq_mounts;
 struct kq_efdinfo;
 
 #define KQ_DEFER_MAX  32
@@ -185,6 +186,7 @@ struct kqueue {
 	unsigned           hcount;
 
 	struct kq_vnodes  *vnodes;   /* inotify for VNODE and file READ, or NULL */
+	struct kq_mounts  *mounts;   /* the mount table (filter/mounts.c), or NULL */
 	struct kq_uring   *ring;     /* batched socket counts (mux/uring.c), or NULL */
 	struct kq_timers  *timers;   /* EVFILT_TIMER: one timerfd + heap, or NULL */
 	struct kq_sigs    *sigs;     /* EVFILT_SIGNAL knotes of this kqueue, or NULL */
@@ -225,6 +227,11 @@ struct kq_source {
 	/* At most the first nevents knotes of the queue are about to be
 	 * delivered. */
 	void (*deliver)(struct kqueue *kq, int nevents);
+	/* The kqueue is torn down, its knotes gone: release the source's
+	 * per-kqueue state. */
+	void (*fini)(struct kqueue *kq);
+	/* Fork child: close the source's descriptors (fork.c). */
+	void (*forget)(struct kqueue *kq);
 };
 
 /* The sources with a fixed tag: KQ_TAG(KQ_SRC_x) */
@@ -275,6 +282,13 @@ void kq_sources_begin(struct kqueue *kq);
 void kq_sources_harvest(struct kqueue *kq, const struct epoll_event *evs, int n);
 void kq_sources_sleep(struct kqueue *kq);
 void kq_sources_deliver(struct kqueue *kq, int nevents);
+void kq_sources_fini(struct kqueue *kq);
+void kq_sources_forget(struct kqueue *kq);
+
+/* filter/mounts.c: the mount table, for NOTE_REVOKE and EVFILT_FS */
+int  kq_mounts_watch(struct kqueue *kq);
+int  kq_mount_id(int fd);
+bool kq_mount_listed(const char *table, int id);
 
 /* kqueue.c */
 int  kq_create(int flags);

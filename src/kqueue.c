@@ -154,6 +154,7 @@ int kq_create(int flags)
 	kq->skips = 0;
 	kq->defer_arm = false;
 	kq->vnodes = NULL;
+	kq->mounts = NULL;
 	kq->ring = NULL;
 	kq->efdinfo = NULL;
 	kq->fd_oneshot = false;
@@ -347,6 +348,7 @@ static void kq_teardown(struct kqueue *kq)
 	kq_graveyard_empty(kq);
 	kq_slabs_fini(kq);
 	kq_filters_fini(kq);
+	kq_sources_fini(kq);
 	free(kq->fds);
 	free(kq->hash);
 	free(kq->hbuf);
@@ -581,6 +583,7 @@ void kq_fork_child_kqueues(void)
 {
 	for (struct kqueue *kq = kq_live; kq; kq = kq->gnext) {
 		kq_filters_forget(kq);
+		kq_sources_forget(kq);
 		kq_uring_free(kq->ring);
 		kq->ring = NULL;
 		if (kq->waitfd >= 0)

@@ -25,7 +25,7 @@ const struct kq_source *const kq_fixed_sources[KQ_SRC_FIXED] = {
 
 /* Sources with hooks, in the order each hook runs. */
 static const struct kq_source *const all[] = {
-	&kq_dgram_source, &kq_fd_source, &kq_signal_source,
+	&kq_dgram_source, &kq_fd_source, &kq_signal_source, &kq_mounts_source,
 };
 #define NALL (sizeof all / sizeof all[0])
 
@@ -59,4 +59,20 @@ void kq_sources_deliver(struct kqueue *kq, int nevents)
 	for (unsigned i = 0; i < NALL; i++)
 		if (all[i]->deliver)
 			all[i]->deliver(kq, nevents);
+}
+
+void kq_sources_fini(struct kqueue *kq)
+{
+#pragma GCC unroll 8
+	for (unsigned i = 0; i < NALL; i++)
+		if (all[i]->fini)
+			all[i]->fini(kq);
+}
+
+void kq_sources_forget(struct kqueue *kq)
+{
+#pragma GCC unroll 8
+	for (unsigned i = 0; i < NALL; i++)
+		if (all[i]->forget)
+			all[i]->forget(kq);
 }

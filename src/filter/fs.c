@@ -5,19 +5,15 @@
  * VQ_UNMOUNT when one leaves it; its filter ORs every hint in, whatever
  * the knote's fflags ask, and forces EV_CLEAR.  The ident means nothing.
  *
- * Linux announces a change of the mount table (of the caller's mount
- * namespace) by POLLPRI on /proc/self/mountinfo, without saying what
- * changed.  filter/vnode.c already watches that file for NOTE_REVOKE: it
- * keeps the table as last read and, on each change, compares the new one
- * with it by mount id (a new id: VQ_MOUNT; a missing one: VQ_UNMOUNT; other
- * options: VQ_UPDATE) and calls kq_fs_post().  A mount that comes and goes
- * between two reads of the table is therefore not seen.  VQ_UPDATE is a
- * libkq extension and goes only to knotes that ask for it.  Without /proc
- * there is no table: knotes are accepted and nothing is reported.
+ * filter/mounts.c watches the mount table (of the caller's mount
+ * namespace) and calls kq_fs_post() with what changed: VQ_MOUNT, VQ_UNMOUNT,
+ * or VQ_UPDATE for a mount whose options changed.  A mount that comes and
+ * goes between two reads of the table is not seen.  VQ_UPDATE is a libkq
+ * extension and goes only to knotes that ask for it.  Without /proc there
+ * is no table: knotes are accepted and nothing is reported.
  */
 #include "kq.h"
 
-int kq_mounts_watch(struct kqueue *kq);   /* filter/vnode.c */
 void kq_fs_post(struct kqueue *kq, uint32_t hint);
 
 /* Every VQ_ note FreeBSD posts to all knotes; VQ_UPDATE is asked for. */

@@ -44,8 +44,8 @@
  * descriptor whose mount (mnt_id in its fdinfo) is no longer in the table
  * has been unmounted under it.  Without /proc there is no mount table to
  * read: NOTE_REVOKE knotes are accepted and that note is never reported
- * (man/kevent.2).  The same watch serves EVFILT_FS (filter/fs.c): the table
- * as last read is kept, and each new one compared with it by mount id.
+ * (man/kevent.2).  The table is watched by filter/mounts.c, which also
+ * serves EVFILT_FS.
  *
  * Without /proc: fanotify (Linux 5.1; without privilege 5.13) marks the
  * inode of a descriptor itself, fanotify_mark(dirfd = fd, path NULL).  The
@@ -162,8 +162,6 @@ struct kq_vnodes {
 	bool            fan;
 	struct fanobj **objs;    /* fan: FAN_BUCKETS chains */
 	int             next_wd; /* fan: the last wd made up */
-	int             mntfd;   /* <proc>/mountinfo, or -1 */
-	char           *mounts;  /* the table as last read (EVFILT_FS), or NULL */
 	struct vwatch **byfd, **bywd;
 	unsigned        nb;    /* buckets in each table, a power of two */
 	unsigned        count;   /* entries in byfd (parent entries are not) */
@@ -277,7 +275,6 @@ static int vnodes_get(struct kqueue *kq, struct kq_vnodes **out)
 		if (!v)
 			return -ENOMEM;
 		v->inofd = -1;
-		v->mntfd = -1;
 		kq->vnodes = v;
 	}
 	*out = v;
@@ -741,234 +738,28 @@ static void parent_event(struct kqueue *kq, struct vwatch *p, const struct inoti
 
 /* ---- NOTE_REVOKE through the mount table (see the top) ---- */
 
-static int fd_mnt_id(int fd)
-{
-	char path[48], buf[256];
-	snprintf(path, sizeof path, "%s/fdinfo/%d", kq_procfs_self(), fd);
-	int f = sys_open_ro(path);
-	if (f < 0)
-		return -1;
-	long n = sys_read(f, buf, sizeof buf - 1);
-	sys_close(f);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	const char *p = strstr(buf, "mnt_id:");
-	int id;
-	return (p && sscanf(p + 7, "%d", &id) == 1) ? id : -1;
-}
-
-/* The whole mount table, read from the start of <proc>/mountinfo (one
- * read may stop at a page), NUL-terminated; NULL without memory. */
-static char *mounts_read(int fd)
-{
-	size_t cap = 1 << 16, len = 0;
-	char *table = malloc(cap);
-	if (!table)
-		return NULL;
-	for (;;) {
-		long n = KQ_SYSCALL(SYS_pread64, fd, table + len, cap - len - 1, (long)len);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-		if (len + 1 == cap) {
-			char *t = realloc(table, cap * 2);
-			if (!t)
-				break;
-			table = t;
-			cap *= 2;
-		}
-	}
-	table[len] = 0;
-	return table;
-}
-
-/* Starts watching the mount table (NOTE_REVOKE, EVFILT_FS): 0 also where
- * there is no /proc to read it from (nothing is reported then). */
-static int mounts_open(struct kqueue *kq, struct kq_vnodes *v)
-{
-	if (v->mntfd >= 0)
-		return 0;
-	char path[32];
-	snprintf(path, sizeof path, "%s/mountinfo", kq_procfs_self());
-	int fd = sys_open_ro(path);
-	if (fd == -ENOENT)
-		return 0;
-	if (fd < 0)
-		return fd;
-	/* the table EVFILT_FS compares the next one with: read before the
-	 * entry exists, so that no change falls between the two */
-	char *table = mounts_read(fd);
-	/* reports EPOLLPRI|EPOLLERR once per change of the mount table */
-	int err = table ? sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, fd, EPOLLPRI, KQ_TAG_MOUNTS)
-			: -ENOMEM;
-	if (err) {
-		free(table);
-		sys_close(fd);
-		return err;
-	}
-	v->mntfd = fd;
-	v->mounts = table;
-	return 0;
-}
-
-static int mounts_watch(struct kqueue *kq, struct kq_vnodes *v, struct vwatch *w)
+static int mounts_watch(struct kqueue *kq, struct vwatch *w)
 {
 	if (w->mnt_id < 0)
-		w->mnt_id = fd_mnt_id(w->fd);
-	return mounts_open(kq, v);
+		w->mnt_id = kq_mount_id(w->fd);
+	return kq_mounts_watch(kq);
 }
 
-/* For EVFILT_FS (filter/fs.c): the mount table is watched from now on. */
-int kq_mounts_watch(struct kqueue *kq);
-int kq_mounts_watch(struct kqueue *kq)
+/* The mount table changed (filter/mounts.c): revoke the knotes whose
+ * mount went away. */
+void kq_vnode_unmounted(struct kqueue *kq, const char *table);
+void kq_vnode_unmounted(struct kqueue *kq, const char *table)
 {
-	struct kq_vnodes *v;
-	int err = vnodes_get(kq, &v);
-	return err ? err : mounts_open(kq, v);
-}
-
-static bool mount_listed(const char *table, int id)
-{
-	for (const char *p = table; *p;) {
-		if (atoi(p) == id)
-			return true;
-		p = strchr(p, '\n');
-		if (!p)
-			break;
-		p++;
-	}
-	return false;
-}
-
-/* One line of mountinfo: "id parent maj:min root point options [tags] -
- * type source superoptions".  What a remount changes are the two option
- * fields; propagation tags and the rest are not the file system's. */
-struct mline {
-	int id;
-	const char *opts, *sopts;
-	size_t optlen, soptlen;
-};
-
-static const char *field_end(const char *p)
-{
-	while (*p && *p != ' ' && *p != '\n')
-		p++;
-	return p;
-}
-
-static const char *field_skip(const char *p, int n)
-{
-	while (n-- > 0 && *p && *p != '\n') {
-		p = field_end(p);
-		if (*p == ' ')
-			p++;
-	}
-	return p;
-}
-
-static size_t mlines(const char *table, struct mline *out, size_t max)
-{
-	size_t n = 0;
-	for (const char *p = table; *p; ) {
-		const char *eol = strchr(p, '\n');
-		if (!eol)
-			eol = p + strlen(p);
-		if (n < max && *p >= '0' && *p <= '9') {
-			struct mline *l = &out[n++];
-			l->id = atoi(p);
-			l->opts = field_skip(p, 5);
-			l->optlen = (size_t)(field_end(l->opts) - l->opts);
-			const char *sep = strstr(l->opts, " - ");
-			if (sep && sep < eol) {
-				l->sopts = field_skip(sep + 3, 2);
-				l->soptlen = (size_t)(eol - l->sopts);
-			} else {
-				l->sopts = eol;
-				l->soptlen = 0;
-			}
-		}
-		p = *eol ? eol + 1 : eol;
-	}
-	return n;
-}
-
-static int mline_cmp(const void *a, const void *b)
-{
-	int x = ((const struct mline *)a)->id, y = ((const struct mline *)b)->id;
-	return (x > y) - (x < y);
-}
-
-static size_t count_lines(const char *t)
-{
-	size_t n = 1;
-	for (; *t; t++)
-		n += *t == '\n';
-	return n;
-}
-
-/* What changed between two mount tables, as EVFILT_FS notes: a mount id
- * new in `now` is a mount, one gone from it an unmount, one whose options
- * differ a remount (VQ_UPDATE).  0 without memory to compare. */
-static uint32_t mounts_diff(const char *then, const char *now)
-{
-	size_t na = count_lines(then), nb = count_lines(now);
-	struct mline *a = malloc((na + nb) * sizeof *a);
-	if (!a)
-		return 0;
-	struct mline *b = a + na;
-	na = mlines(then, a, na);
-	nb = mlines(now, b, nb);
-	qsort(a, na, sizeof *a, mline_cmp);
-	qsort(b, nb, sizeof *b, mline_cmp);
-	uint32_t vq = 0;
-	size_t i = 0, j = 0;
-	while (i < na || j < nb) {
-		if (j == nb || (i < na && a[i].id < b[j].id)) {
-			vq |= VQ_UNMOUNT;
-			i++;
-		} else if (i == na || b[j].id < a[i].id) {
-			vq |= VQ_MOUNT;
-			j++;
-		} else {
-			if (a[i].optlen != b[j].optlen || a[i].soptlen != b[j].soptlen ||
-			    memcmp(a[i].opts, b[j].opts, a[i].optlen) != 0 ||
-			    memcmp(a[i].sopts, b[j].sopts, a[i].soptlen) != 0)
-				vq |= VQ_UPDATE;
-			i++;
-			j++;
-		}
-	}
-	free(a);
-	return vq;
-}
-
-void kq_fs_post(struct kqueue *kq, uint32_t hint);   /* filter/fs.c */
-
-/* The mount table changed: revoke knotes whose mount went away, and tell
- * EVFILT_FS knotes what happened. */
-static void mounts_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
-{
-	(void)tag;
-	(void)revents;
 	struct kq_vnodes *v = kq->vnodes;
-	if (!v || v->mntfd < 0)
-		return;
-	char *table = mounts_read(v->mntfd);
-	if (!table)
+	if (!v)
 		return;
 	for (unsigned b = 0; b < v->nb; b++)
 		for (struct vwatch *w = v->byfd[b]; w; w = w->fdnext)
 			if (w->revoke && !w->revoked && w->mnt_id >= 0 &&
-			    !mount_listed(table, w->mnt_id)) {
+			    !kq_mount_listed(table, w->mnt_id)) {
 				w->revoked = true;
 				post(kq, w->fd, NOTE_REVOKE, 0);
 			}
-	uint32_t vq = v->mounts ? mounts_diff(v->mounts, table) : 0;
-	free(v->mounts);
-	v->mounts = table;
-	if (vq)
-		kq_fs_post(kq, vq);
 }
 
 /* Called after the knotes on fd changed (added, modified, removed). */
@@ -1008,7 +799,7 @@ int kq_vnode_sync(struct kqueue *kq, int fd)
 	v = kq->vnodes;
 	w->mask = fd_needs(kq, fd, w->dir, &w->revoke);
 	if (w->revoke) {
-		int err = mounts_watch(kq, v, w);
+		int err = mounts_watch(kq, w);
 		if (err)
 			return err;
 	}
@@ -1381,9 +1172,6 @@ void kq_vnode_fini(struct kqueue *kq)
 		}
 	if (v->inofd >= 0)
 		sys_close(v->inofd);
-	if (v->mntfd >= 0)
-		sys_close(v->mntfd);
-	free(v->mounts);
 	free(v->objs);
 	free(v->byfd);
 	free(v->bywd);
@@ -1398,8 +1186,6 @@ static void vnode_forget(struct kqueue *kq)
 		return;
 	if (v->inofd >= 0)
 		sys_close(v->inofd);
-	if (v->mntfd >= 0)
-		sys_close(v->mntfd);
 	for (unsigned b = 0; b < v->nb; b++)
 		for (struct vwatch *w = v->bywd[b]; w; w = w->wdnext)
 			if (w->isparent && w->pfd >= 0)
@@ -1468,4 +1254,3 @@ const struct filterops kq_vnode_filtops = {
 };
 
 const struct kq_source kq_vnode_source = { .report = inotify_report };
-const struct kq_source kq_mounts_source = { .report = mounts_report };
