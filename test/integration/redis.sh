@@ -79,6 +79,22 @@ check_api() {
 	say "the $1 build's server polls with $got"
 }
 
+# Tests skipped on both builds: each fails on the unchanged epoll build
+# because Debian's security updates changed redis without its tests (or
+# the tests without the code).  One that ends its unit with an exception
+# would also leave the rest of the unit unrun and cost two more runs of it.
+#   RESTORE fail with invalid payload size   expects "Bad data format";
+#       the patched RESTORE says "ERR DUMP payload version or checksum are
+#       wrong" first
+#   corrupt payload: stream - duplicated consumer PEL entry   waits for a
+#       log line the patched server no longer writes
+#   Fullsync should not free scripting engine ...   sets
+#       repl-diskless-load to "yes", which this version refuses (an
+#       exception: the rest of integration/replication never ran)
+SKIPTESTS="RESTORE fail with invalid payload size
+corrupt payload: stream - duplicated consumer PEL entry
+/^Fullsync should not free scripting engine on a replica"
+
 # run_suite NAME BUILD [UNIT...]: runtest on BUILD, over all units or over
 # those named; the failing units go to WORKDIR/fail-NAME, the units it
 # finished to WORKDIR/done-NAME.
@@ -92,11 +108,13 @@ run_suite() {
 		set -- "$@" --single "$u"
 		shift
 	done
+	skips=$work/skiptests
+	printf '%s\n' "$SKIPTESTS" >"$skips"
 	t0=$(date +%s)
 	# --dont-clean: the servers' directories (their logs) stay in
 	# tests/tmp, about 75 MB for the whole suite; kept only for a failing run
 	rm -rf "$tree/tests/tmp"
-	(cd "$tree" && exec timeout -k 10 900 ./runtest --clients 4 --timeout 600 --dont-clean "$@") \
+	(cd "$tree" && exec timeout -k 10 900 ./runtest --clients 4 --timeout 600 --dont-clean --skipfile "$skips" "$@") \
 		>"$log" 2>&1
 	rc=$?
 	# runtest's output without its colours
