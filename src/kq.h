@@ -392,6 +392,10 @@ int  kq_pending_count(struct kqueue *kq);
 
 /* mux/epoll.c */
 int  kq_epoll_wait(int epfd, struct epoll_event *evs, int n, int64_t timeout_ns);
+/* Timeouts up to this are held to the microsecond (a sleep, then polling);
+ * longer ones sleep once, and the scan takes no account of the time a call
+ * spends before it sleeps. */
+#define KQ_SHORT_TIMEOUT_NS 1000000
 
 /* mux/uring.c: many sockets' counts in one system call */
 #define KQ_URING_MAX 64

@@ -350,10 +350,6 @@ static bool queue_answers(struct kqueue *kq, int nevents)
 	return i == nevents;
 }
 
-/* Longer timeouts than this take no account of the time a call spends
- * before it sleeps (shorter ones are held to the microsecond: mux/). */
-#define SHORT_WAIT_NS 1000000
-
 static int64_t now_ns(void)
 {
 	struct timespec ts;
@@ -425,7 +421,7 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 			got = kq_harvest(kq, maxev, nevents);
 		} else {
 			int64_t rem = -1;
-			if (deadline >= 0 && round == 0 && total > SHORT_WAIT_NS) {
+			if (deadline >= 0 && round == 0 && total > KQ_SHORT_TIMEOUT_NS) {
 				/* the call began a few hundred nanoseconds
 				 * ago: no second clock read for that */
 				rem = total;

@@ -21,8 +21,6 @@
 #include <stdbool.h>
 #include <sys/prctl.h>
 
-#define SHORT_TIMEOUT_NS 1000000   /* 1 ms */
-
 #include <stdlib.h>
 
 /* Cleared on the first ENOSYS, or at load time when the environment says
@@ -180,9 +178,9 @@ int kq_epoll_wait(int epfd, struct epoll_event *evs, int n, int64_t timeout_ns)
 	 * loops pass) needs no nanosecond wait: glibc's epoll_wait() sleeps as
 	 * long, and is a cancellation point at a fraction of the cost of
 	 * pwait2_syscall()'s two cancel-type changes. */
-	if (timeout_ns > 0 && (timeout_ns <= SHORT_TIMEOUT_NS || timeout_ns % 1000000 != 0) &&
+	if (timeout_ns > 0 && (timeout_ns <= KQ_SHORT_TIMEOUT_NS || timeout_ns % 1000000 != 0) &&
 	    atomic_load_explicit(&have_pwait2, memory_order_relaxed)) {
-		r = timeout_ns <= SHORT_TIMEOUT_NS
+		r = timeout_ns <= KQ_SHORT_TIMEOUT_NS
 			? short_wait(epfd, evs, n, timeout_ns)
 			: pwait2_sleep(epfd, evs, n, timeout_ns, false);
 		if (r != -ENOSYS) {
