@@ -35,12 +35,7 @@ static void *waiter(void *arg)
 				continue;
 			}
 			atomic_fetch_add(&seen, 1);
-			if (r <= d)
-				t_thread_fail("knote of round %zu reported by "
-					      "a call that started after its "
-					      "EV_DELETE returned (deleted up "
-					      "to round %zu)", (size_t)r,
-					      (size_t)d);
+			t_thread_check_not_deleted((size_t)r, (size_t)d);
 		}
 	}
 	return NULL;

@@ -121,6 +121,16 @@ static inline void t_thread_fail(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Delete races: a record of the knote of `round` came from a call that
+ * started after the EV_DELETE of every round up to `deleted` returned. */
+static inline void t_thread_check_not_deleted(size_t round, size_t deleted)
+{
+	if (round <= deleted)
+		t_thread_fail("knote of round %zu reported by a call that started "
+			      "after its EV_DELETE returned (deleted up to round %zu)",
+			      round, deleted);
+}
+
 /* Whether a thread has recorded a failure. */
 static inline int t_thread_failed(void)
 {

@@ -38,12 +38,7 @@ static void *waiter(void *arg)
 			}
 			atomic_fetch_add(&seen, 1);
 			atomic_store(&last_seen, r);
-			if (r <= d)
-				t_thread_fail("knote of round %zu reported by "
-					      "a call that started after its "
-					      "EV_DELETE returned (deleted up "
-					      "to round %zu)", (size_t)r,
-					      (size_t)d);
+			t_thread_check_not_deleted((size_t)r, (size_t)d);
 		}
 	}
 	return NULL;
