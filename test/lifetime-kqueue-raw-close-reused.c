@@ -16,13 +16,7 @@
 #include "t.h"
 
 #include <sys/eventfd.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-
-static void raw_close(int fd)
-{
-	T_EQ(syscall(SYS_close, fd), 0);
-}
 
 int main(void)
 {
@@ -31,7 +25,7 @@ int main(void)
 
 	int old = t_kqueue();
 	t_change(old, 7, EVFILT_USER, EV_ADD, NOTE_TRIGGER, 0, NULL);
-	raw_close(old);
+	t_raw_close(old);
 	int efd = eventfd(0, EFD_NONBLOCK);
 	T_ASSERT(efd >= 0);
 	if (efd != old)
@@ -58,7 +52,7 @@ int main(void)
 	for (int i = 0; i < 50; i++) {
 		int k = t_kqueue();
 		t_change(k, 1, EVFILT_USER, EV_ADD, 0, 0, NULL);
-		raw_close(k);
+		t_raw_close(k);
 		socks[i] = socket(AF_INET, SOCK_DGRAM, 0);
 		T_ASSERT(socks[i] >= 0);
 		if (socks[i] != k)

@@ -15,13 +15,7 @@
  */
 #include "t.h"
 
-#include <sys/syscall.h>
 #include <sys/wait.h>
-
-static void raw_close(int fd)
-{
-	T_EQ(syscall(SYS_close, fd), 0);
-}
 
 int main(void)
 {
@@ -32,7 +26,7 @@ int main(void)
 	 * next free number to its write end */
 	int old = t_kqueue();
 	t_change(old, 1, EVFILT_USER, EV_ADD, NOTE_TRIGGER, 0, NULL);
-	raw_close(old);
+	t_raw_close(old);
 	int p[2];
 	t_pipe(p);
 	if (p[0] != old)
@@ -62,7 +56,7 @@ int main(void)
 		int k = t_kqueue();
 		t_change(k, 1, EVFILT_TIMER, EV_ADD, 0, 60000, NULL);
 		t_change(k, 2, EVFILT_USER, EV_ADD, 0, 0, NULL);
-		raw_close(k);
+		t_raw_close(k);
 	}
 	int left = t_count_fds() - base;
 	int k = t_kqueue();

@@ -14,6 +14,7 @@
 #endif
 
 #include <sys/event.h>
+#include <sys/syscall.h>
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -210,6 +211,13 @@ static inline void t_change_fails(int kq, uintptr_t ident, short filter,
 #define t_kevent1(kq, ch, ev, n)                                           \
 	(memset((ev), 0xa5, sizeof (ev)),                                  \
 	 kevent((kq), (ch), 1, (ev), (n), &(struct timespec){ 0, 0 }))
+
+/* A close libkq cannot see, as libuv makes every close. */
+static inline void t_raw_close(int fd)
+{
+	if (syscall(SYS_close, fd) != 0)
+		T_FAIL("syscall(SYS_close, %d): %s", fd, strerror(errno));
+}
 
 /* Collects up to n records, zero timeout. */
 static inline int t_get(int kq, struct kevent *ev, int n)
