@@ -21,9 +21,13 @@
 #define PAGE_SIZE_ENTRIES (1u << PAGE_BITS)
 #define NPAGES 4096u
 
-/* 12 bytes per descriptor number: this table has an entry for every number
+/* 32 bytes per descriptor number: this table has an entry for every number
  * that ever had a knote, so it counts in the memory a knote costs. */
 struct fdent {
+	/* Which kqueues hold the number (an fd slot with knotes or a parked
+	 * entry): one bit per kqueue id (kqueue.c), and how many in all, so
+	 * close() visits only those kqueues when every holder has an id. */
+	atomic_ullong kqs;
 	atomic_int interest;
 	atomic_int sockerr;
 	atomic_uint birth;   /* see "Births" below */
@@ -116,17 +120,40 @@ void kq_fdtab_set_kq(int fd, struct kqueue *kq)
 		atomic_store_explicit(e, kq, memory_order_release);
 }
 
-void kq_fdtab_interest(int fd, int delta)
+/* Called under kq->lock, whose (kq, fd) slot goes from unused to used
+ * (+1) or back (-1): so a kqueue's bit is set and cleared in turn. */
+void kq_fdtab_interest(struct kqueue *kq, int fd, int delta)
 {
 	struct fdent *e = ent(fd, true);
-	if (e)
-		atomic_fetch_add(&e->interest, delta);
+	if (!e)
+		return;
+	if (kq->id >= 0) {
+		unsigned long long bit = 1ull << kq->id;
+		if (delta > 0)
+			atomic_fetch_or(&e->kqs, bit);
+		else
+			atomic_fetch_and(&e->kqs, ~bit);
+	}
+	atomic_fetch_add(&e->interest, delta);
 }
 
 int kq_fdtab_interest_of(int fd)
 {
 	struct fdent *e = ent(fd, false);
 	return e ? atomic_load_explicit(&e->interest, memory_order_acquire) : 0;
+}
+
+/* The ids of the kqueues holding fd, or false if a holder has no id (more
+ * than KQ_IDS kqueues live) and every kqueue must be looked at. */
+bool kq_fdtab_holders(int fd, unsigned long long *ids)
+{
+	struct fdent *e = ent(fd, false);
+	if (!e)
+		return false;
+	int n = atomic_load_explicit(&e->interest, memory_order_acquire);
+	unsigned long long m = atomic_load_explicit(&e->kqs, memory_order_acquire);
+	*ids = m;
+	return n == __builtin_popcountll(m);
 }
 
 /*
@@ -440,6 +467,7 @@ void kq_fdtab_forget_all(void)
 			continue;
 		for (unsigned i = 0; i < PAGE_SIZE_ENTRIES; i++) {
 			atomic_store(&pg[i].interest, 0);
+			atomic_store(&pg[i].kqs, 0);
 			atomic_store(&pg[i].sockerr, 0);
 			/* the kinds stay true; the parent holds copies of all */
 			atomic_fetch_and(&pg[i].birth, BIRTH_KIND | BIRTH_LOWAT);

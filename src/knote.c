@@ -78,7 +78,7 @@ int kq_link(struct kqueue *kq, struct knote *kn, bool isfd)
 		if (!s)
 			return -ENOMEM;
 		if (kq_fdslot_unused(s))
-			kq_fdtab_interest((int)kn->ident, 1);
+			kq_fdtab_interest(kq, (int)kn->ident, 1);
 		/* At the tail: knotes on one descriptor that are ready together
 		 * are activated in the order they were registered, as FreeBSD
 		 * activates each at its EV_ADD (kq_fd_report keeps it so). */
@@ -187,7 +187,7 @@ void kq_drop(struct kqueue *kq, struct knote *kn)
 	if (fop->isfd) {
 		struct kq_fdslot *s = kq_fdslot(kq, (int)kn->ident, false);
 		if (s && kq_fdslot_unused(s))
-			kq_fdtab_interest((int)kn->ident, -1);
+			kq_fdtab_interest(kq, (int)kn->ident, -1);
 	}
 	kq_knote_free(kq, kn);
 }

@@ -125,6 +125,7 @@ struct kq_mounts;
 struct kq_efdinfo;
 
 #define KQ_DEFER_MAX  32
+#define KQ_IDS        64
 #define KQ_DEFER_SELF (1 << 30)
 
 struct kqueue {
@@ -194,6 +195,9 @@ struct kqueue {
 	struct kq_rechecks *rechecks; /* EV_CLEAR datagram knotes to look at again
 				       * (filter/dgram.c), or NULL */
 
+	/* Its bit in the descriptor table's holder sets (fdtab.c), taken at
+	 * creation and given back at teardown; -1 when all KQ_IDS are taken. */
+	int                id;
 	struct kqueue     *gnext;    /* kq_glock: live list / free list */
 	struct kqueue    **gprevp;
 
@@ -421,8 +425,9 @@ void kq_fdtab_forget_all(void);
 /* fdtab.c: per-process facts about descriptor numbers */
 struct kqueue *kq_fdtab_kq(int fd);
 void kq_fdtab_set_kq(int fd, struct kqueue *kq);
-void kq_fdtab_interest(int fd, int delta);
+void kq_fdtab_interest(struct kqueue *kq, int fd, int delta);
 int  kq_fdtab_interest_of(int fd);
+bool kq_fdtab_holders(int fd, unsigned long long *ids);
 void kq_fdtab_stash_error(int fd, int err);
 int  kq_fdtab_peek_error(int fd);
 int  kq_fdtab_take_error(int fd);

@@ -27,6 +27,41 @@ static struct kqueue *kq_freelist;   /* kq_freelock */
 
 __thread struct kq_held kq_held __attribute__((tls_model("initial-exec")));
 
+/*
+ * Kqueue ids: a close() looks up which kqueues hold the number it closes
+ * (fdtab.c keeps a bit per id) and visits those alone, so a thread closing
+ * its own sockets never takes, or waits for, the lock of a kqueue another
+ * thread is harvesting.  An id stays taken from creation to teardown, after
+ * the kqueue's knotes (and so its bits) are gone; a kqueue made while all
+ * are taken has none, and closes of numbers it holds visit every kqueue.
+ * The objects are never freed (free list), so a lookup that races with a
+ * teardown locks a kqueue that is dead or reborn, which is harmless.
+ */
+static _Atomic(struct kqueue *) kq_byid[KQ_IDS];
+static atomic_ullong kq_ids_used;
+
+static void id_take(struct kqueue *kq)
+{
+	unsigned long long m = atomic_load(&kq_ids_used);
+	do {
+		if (~m == 0) {
+			kq->id = -1;
+			return;
+		}
+		kq->id = __builtin_ctzll(~m);
+	} while (!atomic_compare_exchange_weak(&kq_ids_used, &m, m | 1ull << kq->id));
+	atomic_store(&kq_byid[kq->id], kq);
+}
+
+static void id_give(struct kqueue *kq)
+{
+	if (kq->id < 0)
+		return;
+	atomic_store(&kq_byid[kq->id], NULL);
+	atomic_fetch_and(&kq_ids_used, ~(1ull << kq->id));
+	kq->id = -1;
+}
+
 static void list_insert(struct kqueue **head, struct kqueue *kq)
 {
 	kq->gnext = *head;
@@ -126,6 +161,7 @@ int kq_create(int flags)
 		goto fail;
 	}
 	kq_mutex_lock(&kq->lock);
+	kq->id = -1;
 	if (kq_harvest_init(kq) < 0) {
 		kq_mutex_unlock(&kq->lock);
 		free_list_put(kq);
@@ -166,6 +202,7 @@ int kq_create(int flags)
 	kq->rechecks = NULL;
 	kq->no_free = false;
 	kq->graveyard = NULL;
+	id_take(kq);
 	for (unsigned i = 0; i < KQ_DEFER_MAX; i++)
 		atomic_store_explicit(&kq->deferred[i], 0, memory_order_relaxed);
 	atomic_store_explicit(&kq->deferred_any, false, memory_order_relaxed);
@@ -345,6 +382,7 @@ const struct kq_source kq_wake_source = { .report = wake_report };
 static void kq_teardown(struct kqueue *kq)
 {
 	kq_drop_all(kq);
+	id_give(kq);
 	kq_graveyard_empty(kq);
 	kq_slabs_fini(kq);
 	kq_filters_fini(kq);
@@ -416,7 +454,7 @@ void kq_release(struct kqueue *kq)
  * kernel could not name them afterwards), and a closed kqueue number stops
  * naming the kqueue.  The knotes are dropped by whoever holds the lock next
  * (kq_deferred()), before the kqueue is used or let go, so no other thread
- * ever sees them.  Called with kq_glock held and signals blocked.
+ * ever sees them.  Called with signals blocked.
  */
 static void defer_close(struct kqueue *kq, int fd, bool self)
 {
@@ -464,6 +502,29 @@ void kq_deferred_apply(struct kqueue *kq)
 }
 
 /*
+ * Drops fd's knotes in kq.  A kevent() harvesting kq in another thread is
+ * waited for, as FreeBSD's close waits for a knote in flux: its queries
+ * and epoll changes on fd must see the file they were made for.
+ */
+static void close_in(struct kqueue *kq, int fd, bool entries_die)
+{
+	if (kq_held_mine(&kq->lock)) {
+		defer_close(kq, fd, false);
+		return;
+	}
+	kq_mutex_lock(&kq->lock);
+	if (!kq->dead) {
+		kq->entries_die = entries_die;
+		kq->no_free = true;
+		kq_drop_fd(kq, fd);
+		kq->no_free = false;
+		kq->entries_die = false;
+		kq_sync_wake(kq);
+	}
+	kq_mutex_unlock(&kq->lock);
+}
+
+/*
  * The user is about to close fd (close, dup2 onto it, close_range...).
  * BSD removes every knote keyed by that number in every kqueue, and a kqueue
  * whose descriptor is closed is destroyed.  Runs before the real close so the
@@ -471,7 +532,9 @@ void kq_deferred_apply(struct kqueue *kq)
  * unless this descriptor is known to be its file's only one (fdtab.c,
  * births): the close then frees the file, and the kernel removes its epoll
  * entries itself, so the EPOLL_CTL_DELs are skipped (reports already
- * queued for them die with the slot's generation).
+ * queued for them die with the slot's generation).  Only the kqueues that
+ * hold the number are visited (kqueue ids, above), so a thread's closes
+ * never wait for a harvest of a kqueue that does not watch the number.
  */
 void kq_fd_closing(int fd)
 {
@@ -489,25 +552,23 @@ void kq_fd_closing(int fd)
 
 	sigset_t old;
 	kq_signals_block(&old);
-	pthread_mutex_lock(&kq_glock);
-	if (interest) {
-		for (struct kqueue *kq = kq_live; kq; kq = kq->gnext) {
-			if (kq_held_mine(&kq->lock)) {
-				defer_close(kq, fd, false);
-				continue;
-			}
-			kq_mutex_lock(&kq->lock);
-			if (!kq->dead) {
-				kq->entries_die = entries_die;
-				kq->no_free = true;
-				kq_drop_fd(kq, fd);
-				kq->no_free = false;
-				kq->entries_die = false;
-				kq_sync_wake(kq);
-			}
-			kq_mutex_unlock(&kq->lock);
+	unsigned long long ids = 0;
+	if (interest && kq_fdtab_holders(fd, &ids)) {
+		for (; ids; ids &= ids - 1) {
+			struct kqueue *kq = atomic_load(&kq_byid[__builtin_ctzll(ids)]);
+			if (kq)
+				close_in(kq, fd, entries_die);
+		}
+		interest = false;
+		if (!self) {
+			kq_signals_restore(&old);
+			return;
 		}
 	}
+	pthread_mutex_lock(&kq_glock);
+	if (interest)
+		for (struct kqueue *kq = kq_live; kq; kq = kq->gnext)
+			close_in(kq, fd, entries_die);
 	self = kq_fdtab_kq(fd);
 	if (self && kq_held_mine(&self->lock)) {
 		defer_close(self, fd, true);
@@ -598,6 +659,9 @@ void kq_fork_child_kqueues(void)
 		kq->ufd = -1;
 	}
 	kq_live = NULL;
+	for (unsigned i = 0; i < KQ_IDS; i++)
+		atomic_store(&kq_byid[i], NULL);
+	atomic_store(&kq_ids_used, 0);
 	kq_fdtab_forget_all();
 	pthread_mutex_init(&kq_freelock, NULL);
 	pthread_mutex_init(&kq_glock, NULL);

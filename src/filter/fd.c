@@ -389,7 +389,7 @@ void kq_fd_unpark(struct kqueue *kq, int fd)
 	if (!s || s->head || kq_fdslot_unused(s))
 		return;
 	park_clear(kq, s, fd);
-	kq_fdtab_interest(fd, -1);
+	kq_fdtab_interest(kq, fd, -1);
 }
 
 static int fd_attach(struct kqueue *kq, struct knote *kn)
