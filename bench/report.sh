@@ -652,14 +652,17 @@ targets() {
 	trow "EV_WAKEONE, processes accepting on one socket: 1 woken per connection, throughput >= 1.10x" \
 		"16 processes: $(fmt '%.2f' "$w") woken per connection ($(fmt '%.1f' "$wp") without), throughput $(fmt '%.2fx' "$t"); 32: $(fmt '%.2fx' "$t32"); 4 (on 2 CPUs): $(fmt '%.2fx' "$t4")" "$v"
 	# server-patterns: every pattern must meet both; fewer calls than epoll is reported
+	# keepalive and proxy carry a count in every event: judged against
+	# epoll plus that count (the floor); the others against raw epoll
 	worst=0 txt="" ftxt="" stxt="" fewer="" sv=ok
-	for p in keepalive conn readd disable proxy udp; do
+	for p in keepalive conn readd disable proxy udp conn2; do
 		r=$(val "$R/server-patterns.txt" server-patterns-pattern cpu_ratio pattern=$p)
 		[ -n "$r" ] || continue
 		txt="$txt${txt:+, }$p $(fmt '%.2fx' "$r")"
 		fl=$(val "$R/server-patterns.txt" server-patterns-pattern cpu_vs_floor pattern=$p)
 		ftxt="$ftxt${ftxt:+, }$p $(fmt '%.2fx' "$fl")"
-		worst=$(awk -v a="$worst" -v b="$r" 'BEGIN { print (b > a) ? b : a }')
+		case $p in keepalive|proxy) judged=$fl ;; *) judged=$r ;; esac
+		worst=$(awk -v a="$worst" -v b="${judged:-99}" 'BEGIN { print (b > a) ? b : a }')
 		k=$(val "$R/server-patterns.txt" server-patterns-pattern kevent_syscalls_per_req pattern=$p)
 		e=$(val "$R/server-patterns.txt" server-patterns-pattern epoll_syscalls_per_req pattern=$p)
 		l=$(val "$R/server-patterns.txt" server-patterns-pattern syscall_limit pattern=$p)
@@ -672,7 +675,7 @@ targets() {
 	[ -n "$txt" ] || worst=na
 	[ -n "$stxt" ] || sv="?"
 	case "$stxt" in *na*) sv="?" ;; esac
-	trow "patterns 1-5: CPU per request <= 1.00x of the raw-epoll program" \
+	trow "server patterns: CPU per request <= 1.00x (keepalive, proxy: of epoll + the one count per event FreeBSD's data needs; the others: of raw epoll)" \
 		"${txt:-na} (server-patterns; kevent / epoll server CPU per request); against epoll + one FIONREAD per event: ${ftxt:-na}" "$(verdict "$worst" 1.00)"
 	meth=$(val "$R/server-patterns.txt" server-patterns-summary method)
 	trow "syscalls per request <= raw epoll's + one per event FreeBSD's exact data needs" \
@@ -886,7 +889,7 @@ write_md() {
 
 	## Server patterns: kevent() against the same server on raw epoll
 
-	Six servers written twice each, on \`kevent()\` and as the raw-epoll
+	Seven servers written twice each, on \`kevent()\` and as the raw-epoll
 	program a careful Linux programmer would write for the same work
 	(\`server-patterns\`; its header comment gives each one's calls): 100
 	keep-alive TCP connections ("keepalive"), a new connection per request
@@ -894,7 +897,11 @@ write_md() {
 	while a request is served and added again at EAGAIN ("readd", epoll:
 	DEL/ADD) or disabled and enabled ("disable", epoll: MOD/MOD), a proxy
 	making an outgoing non-blocking connect per request, every 4th one
-	refused ("proxy"), and UDP request-response ("udp"). Clients and the
+	refused ("proxy"), UDP request-response ("udp"), and "conn" served by
+	two threads with a kqueue / epoll set and a listener each, the
+	listeners sharing one port with SO_REUSEPORT ("conn2": close() in one
+	thread must cost no more while the other is in \`kevent()\` on its own
+	kqueue; its system calls are counted by perf only). Clients and the
 	proxy's backend run in a second process. CPU per request is the
 	server's \`getrusage()\` over a block divided by its requests (median
 	over the blocks); system calls per request are counted in the server

@@ -7,8 +7,10 @@
  *
  * Processes: this one is the server and nothing else; a forked child is
  * every client (and the proxy's backend).  When two CPUs are usable the
- * server is pinned to one and the child to the other (--no-pin: not).  They
- * talk over a SOCK_SEQPACKET control socket.  Everything is on 127.0.0.1.
+ * server is pinned to one and the child to the other (--no-pin: not); only
+ * conn2's two server threads leave the pin for their blocks (see conn2).
+ * They talk over a SOCK_SEQPACKET control socket.  Everything is on
+ * 127.0.0.1.
  * Requests and replies are REQ_BYTES (64) bytes; every reply is checked by
  * the client (content and count) and every block must answer exactly its
  * requests, or the run fails.
@@ -44,6 +46,19 @@
  *              epoll_ctl(MOD, EPOLLIN), read, write to the client, close.
  *   udp        one UDP socket, 32 client sockets with a datagram in flight
  *              each; both servers recvfrom/sendto until EAGAIN per event.
+ *   conn2      conn served by two threads of the server process, each with
+ *              its own kqueue / epoll set and its own listener; the two
+ *              listeners share one port (SO_REUSEPORT), so the client,
+ *              as for conn, connects to one address and the kernel spreads
+ *              the connections.  What it shows: whether close() in one
+ *              thread costs more while the other thread waits in kevent()
+ *              on a kqueue of its own (a close() that visits every live
+ *              kqueue would).  Each thread adds what it served to a shared
+ *              total after every batch; the one that completes the block
+ *              writes an eventfd both sets watch (level), which wakes the
+ *              other.  During these blocks both threads may run on every
+ *              CPU the program was given (the server's pin is lifted and
+ *              put back after), so that they really run in parallel.
  * The kevent servers use close() (libkq's); the epoll servers close with
  * the raw system call (bench_raw_close).
  *
@@ -52,10 +67,11 @@
  * the exact `data` FreeBSD reports.  It is measured like the others and
  * shows how much of kevent's CPU is the count and how much is libkq.
  *
- * CPU per request: the server's getrusage(RUSAGE_SELF) (user + system) over
- * a block divided by its requests.  The variants take turns in rotating
- * order (bench_turn), --blocks blocks each (11; quick: 2) after a warm-up
- * block each; a variant's figure is the median over its blocks.
+ * CPU per request: the server's getrusage(RUSAGE_SELF) (user + system, both
+ * threads for conn2) over a block divided by its requests.  The variants
+ * take turns in rotating order (bench_turn), --blocks blocks each (11;
+ * quick: 2) after a warm-up block each; a variant's figure is the median
+ * over its blocks.
  *
  * System calls per request: counted in separate, untimed blocks (counting
  * slows system calls), --count-blocks (2; quick: 1) per variant and pattern,
@@ -77,6 +93,12 @@
  *           count per system call (getsockopt by option, ioctl by request,
  *           fcntl by command), printed with --breakdown.
  *   none    neither works: syscalls_per_req=na.
+ * conn2 is counted with perf only (the counter is inherited by the second
+ * thread, made for each block after the counter was opened); the tracer
+ * follows one thread, so with ptrace (and --breakdown) conn2 gives na and
+ * method=none.  Its counts include, per block, the stop eventfd's write,
+ * the woken thread's last wait and the first thread out's wait for the
+ * other (a few calls per block, not per request).
  * --method=perf|ptrace picks one; --breakdown implies ptrace and prints, per
  * pattern and variant, each system call's count per request.
  * "Events" are the records kevent() / epoll_wait() returned, per request;
@@ -111,10 +133,13 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <sys/epoll.h>
 #include <sys/event.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
@@ -132,9 +157,10 @@
 #define CHG_MAX     (4 * NEVENTS)
 #define NR_MAX      1024     /* system call numbers kept by the tracer */
 
-enum { P_KEEPALIVE, P_CONN, P_READD, P_DISABLE, P_PROXY, P_UDP, NP };
+/* conn2 comes last so that the others keep their order in the output. */
+enum { P_KEEPALIVE, P_CONN, P_READD, P_DISABLE, P_PROXY, P_UDP, P_CONN2, NP };
 static const char *const pname[NP] = { "keepalive", "conn", "readd", "disable", "proxy",
-				       "udp" };
+				       "udp", "conn2" };
 enum { V_KEVENT, V_EPOLL, V_FLOOR, NV };
 static const char *const vname[NV] = { "kevent", "epoll", "floor" };
 enum { M_NONE, M_PERF, M_PTRACE };
@@ -177,6 +203,29 @@ static int bound_socket(int type, struct sockaddr_in *addr)
 	return s;
 }
 
+/* Two listeners on one port of 127.0.0.1 (SO_REUSEPORT: the kernel spreads
+ * the connections between them); *addr gets the port. */
+static void reuseport_pair(int lsn[2], struct sockaddr_in *addr)
+{
+	memset(addr, 0, sizeof *addr);
+	addr->sin_family = AF_INET;
+	addr->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	for (int i = 0; i < 2; i++) {
+		int one = 1;
+		lsn[i] = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		if (lsn[i] < 0 ||
+		    setsockopt(lsn[i], SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) != 0)
+			bench_die("socket (SO_REUSEPORT)");
+		socklen_t alen = sizeof *addr;
+		/* the first takes a free port, the second joins it */
+		if (bind(lsn[i], (struct sockaddr *)addr, sizeof *addr) != 0 ||
+		    getsockname(lsn[i], (struct sockaddr *)addr, &alen) != 0)
+			bench_die("bind (SO_REUSEPORT)");
+		if (listen(lsn[i], 4096) != 0)
+			bench_die("listen");
+	}
+}
+
 static void fill_request(char *req, long seq)
 {
 	memset(req, '.', REQ_BYTES);
@@ -194,6 +243,12 @@ static int uses_keepalive(int pat)
 	return pat == P_KEEPALIVE || pat == P_READD || pat == P_DISABLE || pat == P_PROXY;
 }
 
+/* A new connection per request: conn, and conn2 (the same for the client). */
+static int uses_conn(int pat)
+{
+	return pat == P_CONN || pat == P_CONN2;
+}
+
 /* ---- the client process ---- */
 
 enum { T_KA = 1, T_CONN, T_BLSN, T_BCONN, T_UDP };
@@ -205,7 +260,7 @@ static uint64_t tag(int t, int idx)
 
 struct client {
 	int ctl, ep, blsn;
-	struct sockaddr_in ka_addr, conn_addr, udp_addr;
+	struct sockaddr_in ka_addr, conn_addr, conn2_addr, udp_addr;
 	int ka[NKA], nka;
 	int udp[NUDP];
 	long fdcap;
@@ -291,7 +346,10 @@ static void conn_start(struct client *c)
 		bench_fail("client: fd %d above the limit", s);
 	fill_request(c->req[s], c->issued++);
 	c->got[s] = -1;   /* connecting */
-	int r = connect(s, (struct sockaddr *)&c->conn_addr, sizeof c->conn_addr);
+	/* conn2's port is another one: conn's single listener has no
+	 * SO_REUSEPORT and stays as it was */
+	const struct sockaddr_in *to = c->pat == P_CONN2 ? &c->conn2_addr : &c->conn_addr;
+	int r = connect(s, (const struct sockaddr *)to, sizeof *to);
 	if (r != 0 && errno != EINPROGRESS)
 		bench_die("connect (client conn)");
 	cli_ep(c, EPOLL_CTL_ADD, s, EPOLLOUT, tag(T_CONN, s));
@@ -385,7 +443,7 @@ static void client_run(struct client *c, int pat, long reqs)
 	if (uses_keepalive(pat))
 		for (int i = 0; i < c->nka && c->issued < reqs; i++)
 			ka_send(c, i);
-	else if (pat == P_CONN)
+	else if (uses_conn(pat))
 		for (int i = 0; i < CONN_INFLIGHT && c->issued < reqs; i++)
 			conn_start(c);
 	else
@@ -515,7 +573,7 @@ static int perf_open(void)
 	a.type = PERF_TYPE_TRACEPOINT;
 	a.size = sizeof a;
 	a.config = (uint64_t)tp_id;
-	a.inherit = 1;   /* threads too, should libkq start any */
+	a.inherit = 1;   /* threads too: conn2's second, libkq's should it start any */
 	perf_fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	return perf_fd >= 0 ? 0 : -1;
 }
@@ -781,7 +839,25 @@ static void syscall_name(long nr, char *buf, size_t len)
 
 /* ---- the servers ---- */
 
-enum { R_NONE, R_KA, R_LSN, R_CONN, R_UDP, R_BACKEND };
+enum { R_NONE, R_KA, R_LSN, R_CONN, R_UDP, R_BACKEND, R_STOP };
+
+/* What conn2's two server threads share (one instance: one block at a
+ * time). */
+struct duo {
+	int lsn[2];              /* a listener per thread, one port (SO_REUSEPORT) */
+	int stop;                /* eventfd, non-blocking, in both sets: the block is over */
+	int done;                /* eventfd, blocking: the first thread out waits on it */
+	int cpu;                 /* the server's pin, -1 none */
+	cpu_set_t all;           /* the CPUs the threads may use during the block */
+	pthread_t thread;        /* the second thread */
+	atomic_long total;       /* requests both threads served, added per batch */
+	atomic_int ready, go;    /* the second thread is up; the block has begun */
+	atomic_int left;         /* threads out of their loops */
+	int count;               /* a counted block */
+	long syscalls;           /* the end readings, taken by the last thread out */
+	double user1, sys1;
+};
+static struct duo duo;
 
 struct server {
 	int ctl, ka_lsn, lsn, udp;
@@ -798,6 +874,8 @@ struct server {
 	int pat, kq, ep;
 	struct kevent chg[CHG_MAX];
 	int nchg;
+	struct duo *duo;          /* conn2's threads: the shared part; else NULL */
+	long added;               /* conn2: of `served`, what is in duo->total */
 };
 
 static void srv_write(int fd, const char *b)
@@ -973,9 +1051,10 @@ static void kevent_one(struct server *s, const struct kevent *e)
 		}
 		return;
 	case R_LSN: {
+		/* the listener is the event's: conn2's threads have one each */
 		long k = e->data > 0 ? (long)e->data : 1;
 		for (long i = 0; i < k; i++) {
-			int c = accept_conn(s->lsn, s->fdcap, "server");
+			int c = accept_conn(fd, s->fdcap, "server");
 			if (c < 0)
 				break;
 			s->role[c] = R_CONN;
@@ -996,6 +1075,8 @@ static void kevent_one(struct server *s, const struct kevent *e)
 	case R_UDP:
 		udp_serve(s);
 		return;
+	case R_STOP:   /* conn2's end: the loop looks at the total */
+		return;
 	case R_BACKEND:
 		if (e->filter == EVFILT_WRITE)
 			proxy_connected(s, V_KEVENT, fd, (e->flags & EV_EOF) != 0);
@@ -1007,10 +1088,65 @@ static void kevent_one(struct server *s, const struct kevent *e)
 	}
 }
 
+static double usage_us(double *user, double *sys);
+
+/* conn2: adds what this thread served since it last did to the two
+ * threads' total.  The thread that completes the block's requests writes
+ * the stop eventfd, which wakes the other one, asleep in kevent() /
+ * epoll_wait() with nothing more to come.  No thread can serve beyond the
+ * block: the client makes exactly its requests' connections. */
+static void duo_batch(struct server *s)
+{
+	long n = s->served - s->added;
+	if (n == 0)
+		return;
+	s->added = s->served;
+	long before = atomic_fetch_add(&s->duo->total, n);
+	if (before < s->target && before + n >= s->target) {
+		uint64_t one = 1;
+		if (write(s->duo->stop, &one, sizeof one) != (ssize_t)sizeof one)
+			bench_die("write(stop eventfd)");
+	}
+}
+
+/* Whether the block has requests left to serve.  conn2 looks at the total
+ * (a stale read only costs one more wait, which the level-triggered stop
+ * event ends at once). */
+static int more(const struct server *s)
+{
+	if (!s->duo)
+		return s->served < s->target;
+	return atomic_load_explicit(&s->duo->total, memory_order_acquire) < s->target;
+}
+
+/* conn2: a thread is out of its loop.  The last one out takes the block's
+ * end readings (the counter covers both threads, getrusage the process),
+ * then lets the first one go, which waited so that neither its exit nor the
+ * join falls inside them; its wait is one call, counted or not depending on
+ * which thread is out first. */
+static void duo_leave(struct server *s)
+{
+	struct duo *d = s->duo;
+	uint64_t v = 1;
+	ssize_t r;
+	if (atomic_fetch_add(&d->left, 1) == 0) {
+		while ((r = read(d->done, &v, sizeof v)) < 0 && errno == EINTR)
+			;
+		if (r != (ssize_t)sizeof v)
+			bench_die("read(done eventfd)");
+		return;
+	}
+	if (d->count)
+		d->syscalls = count_end();
+	usage_us(&d->user1, &d->sys1);
+	if (write(d->done, &v, sizeof v) != (ssize_t)sizeof v)
+		bench_die("write(done eventfd)");
+}
+
 static void serve_kevent(struct server *s)
 {
 	struct kevent ev[NEVENTS];
-	while (s->served < s->target) {
+	while (more(s)) {
 		int r = kevent(s->kq, s->chg, s->nchg, ev, NEVENTS, NULL);
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -1020,7 +1156,11 @@ static void serve_kevent(struct server *s)
 		s->events += r;
 		for (int j = 0; j < r; j++)
 			kevent_one(s, &ev[j]);
+		if (s->duo)
+			duo_batch(s);
 	}
+	if (s->duo)
+		duo_leave(s);
 }
 
 static void epoll_one(struct server *s, int fd, uint32_t events)
@@ -1044,7 +1184,7 @@ static void epoll_one(struct server *s, int fd, uint32_t events)
 		}
 		return;
 	case R_LSN:
-		for (int c; (c = accept_conn(s->lsn, s->fdcap, "server")) >= 0;) {
+		for (int c; (c = accept_conn(fd, s->fdcap, "server")) >= 0;) {
 			s->role[c] = R_CONN;
 			s->got[c] = 0;
 			ep_ctl(s, EPOLL_CTL_ADD, c, EPOLLIN);
@@ -1059,6 +1199,8 @@ static void epoll_one(struct server *s, int fd, uint32_t events)
 		return;
 	case R_UDP:
 		udp_serve(s);
+		return;
+	case R_STOP:
 		return;
 	case R_BACKEND:
 		if (s->connecting[fd]) {
@@ -1085,7 +1227,7 @@ static void epoll_one(struct server *s, int fd, uint32_t events)
 static void serve_epoll(struct server *s)
 {
 	struct epoll_event evs[NEVENTS];
-	while (s->served < s->target) {
+	while (more(s)) {
 		int r = epoll_wait(s->ep, evs, NEVENTS, -1);
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -1100,7 +1242,11 @@ static void serve_epoll(struct server *s)
 			}
 			epoll_one(s, evs[j].data.fd, evs[j].events);
 		}
+		if (s->duo)
+			duo_batch(s);
 	}
+	if (s->duo)
+		duo_leave(s);
 }
 
 struct result {
@@ -1118,16 +1264,10 @@ static double usage_us(double *user, double *sys)
 	return *user + *sys;
 }
 
-/* One block: pattern p on variant v, `reqs` requests; counts system calls
- * instead of timing when `count` is set. */
-static struct result block(struct server *s, int p, int v, long reqs, int count)
+/* A block's kqueue (variant kevent) or epoll set for s, watching fds for
+ * reading, level-triggered. */
+static void open_set(struct server *s, int v, const int *fds, int nfd)
 {
-	int fds[NKA + 1], nfd = 0;
-	if (uses_keepalive(p))
-		for (int i = 0; i < s->nka; i++)
-			fds[nfd++] = s->ka[i];
-	else
-		fds[nfd++] = p == P_CONN ? s->lsn : s->udp;
 	s->kq = s->ep = -1;
 	s->nchg = 0;
 	if (v == V_KEVENT) {
@@ -1146,10 +1286,100 @@ static struct result block(struct server *s, int p, int v, long reqs, int count)
 		for (int i = 0; i < nfd; i++)
 			ep_ctl(s, EPOLL_CTL_ADD, fds[i], EPOLLIN);
 	}
+}
+
+/* Waits, without a system call (the counted block may have begun), for a
+ * flag the other thread sets within microseconds; yields after a while, so
+ * that with a single CPU the other thread gets to run. */
+static void spin_until(atomic_int *flag)
+{
+	for (long n = 0; !atomic_load_explicit(flag, memory_order_acquire); n++)
+		if (n > 100000)
+			sched_yield();
+}
+
+/* conn2's second server thread: up before the block begins (its start-up
+ * calls stay out of the count), then it serves once the block has begun. */
+static void *duo_thread(void *arg)
+{
+	struct server *s = arg;
+	atomic_store_explicit(&s->duo->ready, 1, memory_order_release);
+	spin_until(&s->duo->go);
+	if (s->kq >= 0)
+		serve_kevent(s);
+	else
+		serve_epoll(s);
+	return NULL;
+}
+
+/* conn2: the second thread's server, a copy of s (the per-fd tables are
+ * shared: a descriptor belongs to the thread that accepted it) with its own
+ * set, listener, changelist and counts; started and waiting for `go`. */
+static struct server *duo_start(struct server *s, int v, int count)
+{
+	static struct server s2;
+	struct duo *d = s->duo;
+	s2 = *s;
+	int fds[2] = { d->lsn[1], d->stop };
+	open_set(&s2, v, fds, 2);
+	atomic_store(&d->total, 0);
+	atomic_store(&d->ready, 0);
+	atomic_store(&d->go, 0);
+	atomic_store(&d->left, 0);
+	d->count = count;
+	d->syscalls = 0;
+	/* both threads on every CPU: the new one inherits this thread's mask */
+	if (d->cpu >= 0 && sched_setaffinity(0, sizeof d->all, &d->all) != 0)
+		bench_die("sched_setaffinity (conn2)");
+	int rc = pthread_create(&d->thread, NULL, duo_thread, &s2);
+	if (rc != 0)
+		bench_fail("pthread_create: %s", strerror(rc));
+	spin_until(&d->ready);
+	return &s2;
+}
+
+/* conn2: after both threads are out (the end readings taken): joins the
+ * second, pins the server again, empties the stop eventfd, closes the
+ * second set. */
+static void duo_end(struct server *s, struct server *s2)
+{
+	struct duo *d = s->duo;
+	int rc = pthread_join(d->thread, NULL);
+	if (rc != 0)
+		bench_fail("pthread_join: %s", strerror(rc));
+	bench_pin_to(d->cpu);
+	uint64_t v;
+	if (read(d->stop, &v, sizeof v) != (ssize_t)sizeof v)
+		bench_die("read(stop eventfd)");
+	if (s2->kq >= 0)
+		close(s2->kq);
+	if (s2->ep >= 0)
+		bench_raw_close(s2->ep);
+}
+
+/* One block: pattern p on variant v, `reqs` requests; counts system calls
+ * instead of timing when `count` is set. */
+static struct result block(struct server *s, int p, int v, long reqs, int count)
+{
+	int fds[NKA + 2], nfd = 0;
+	if (uses_keepalive(p)) {
+		for (int i = 0; i < s->nka; i++)
+			fds[nfd++] = s->ka[i];
+	} else if (p == P_CONN2) {
+		fds[nfd++] = duo.lsn[0];
+		fds[nfd++] = duo.stop;
+	} else {
+		fds[nfd++] = p == P_CONN ? s->lsn : s->udp;
+	}
+	open_set(s, v, fds, nfd);
 	s->pat = p;
 	s->floor = v == V_FLOOR;
 	s->served = s->nconnect = s->events = 0;
 	s->target = reqs;
+	s->added = 0;
+	/* only conn2's blocks run as two threads: s->duo says so */
+	s->duo = p == P_CONN2 ? &duo : NULL;
+	struct server *s2 = s->duo ? duo_start(s, v, count) : NULL;
 
 	struct result res = { 0, 0, 0, 0 };
 	double u0, s0, u1, s1;
@@ -1157,21 +1387,32 @@ static struct result block(struct server *s, int p, int v, long reqs, int count)
 	usage_us(&u0, &s0);
 	if (count)
 		count_begin();
+	if (s2)
+		atomic_store_explicit(&duo.go, 1, memory_order_release);
 	if (v == V_KEVENT)
 		serve_kevent(s);
 	else
 		serve_epoll(s);
-	if (count)
-		res.syscalls = count_end();
-	usage_us(&u1, &s1);
+	long served = s->served;
+	if (s2) {
+		duo_end(s, s2);
+		res.syscalls = duo.syscalls;
+		u1 = duo.user1;
+		s1 = duo.sys1;
+		served += s2->served;
+	} else {
+		if (count)
+			res.syscalls = count_end();
+		usage_us(&u1, &s1);
+	}
 	res.user_us = u1 - u0;
 	res.sys_us = s1 - s0;
-	res.events = s->events;
+	res.events = s->events + (s2 ? s2->events : 0);
 
 	struct msg m = recv_msg(s->ctl);
-	if (m.cmd != CMD_DONE || m.arg != reqs || s->served != reqs)
+	if (m.cmd != CMD_DONE || m.arg != reqs || served != reqs)
 		bench_fail("%s/%s: %ld requests served, client saw %ld of %ld answered",
-			   pname[p], vname[v], s->served, m.arg, reqs);
+			   pname[p], vname[v], served, m.arg, reqs);
 	long want_err = p == P_PROXY ? reqs / REFUSE_EVERY : 0;
 	if (m.arg2 != want_err)
 		bench_fail("%s/%s: %ld error replies, expected %ld", pname[p], vname[v], m.arg2,
@@ -1226,7 +1467,8 @@ static struct outcome measure(struct server *s, int p, long blocks, long reqs, l
 	memset(det, 0, sizeof det);
 	for (int v = 0; v < NV; v++) {
 		long calls = 0, evs = 0, total = 0;
-		int ok = count_open() == 0;
+		/* the tracer follows one thread: conn2 is counted by perf or not */
+		int ok = (p != P_CONN2 || method == M_PERF) && count_open() == 0;
 		for (long c = 0; ok && c < cblocks; c++) {
 			struct result r = block(s, p, v, reqs, 1);
 			calls += r.syscalls;
@@ -1352,7 +1594,7 @@ static int parse_extra(const char *a)
 				}
 			if (!found) {
 				fprintf(stderr, "unknown pattern '%s' (keepalive, conn, readd, "
-					"disable, proxy, udp)\n", t);
+					"disable, proxy, udp, conn2)\n", t);
 				exit(2);
 			}
 		}
@@ -1402,13 +1644,13 @@ int main(int argc, char **argv)
 {
 	struct bench_opts o;
 	bench_parse_args(argc, argv, &o, parse_extra,
-			 "[--only=keepalive,conn,readd,disable,proxy,udp] [--method=perf|ptrace] "
+			 "[--only=keepalive,conn,readd,disable,proxy,udp,conn2] [--method=perf|ptrace] "
 			 "[--breakdown] [--count-blocks=N] [--no-pin]");
 	long blocks = o.blocks ? o.blocks : o.quick ? 2 : 11;
 	long cblocks = opt_count_blocks ? opt_count_blocks : o.quick ? 1 : 2;
 	/* requests per block, per pattern (--per-block sets them all) */
-	static const long full_reqs[NP] = { 4000, 1000, 4000, 4000, 1000, 4000 };
-	static const long quick_reqs[NP] = { 200, 60, 200, 200, 60, 200 };
+	static const long full_reqs[NP] = { 4000, 1000, 4000, 4000, 1000, 4000, 1000 };
+	static const long quick_reqs[NP] = { 200, 60, 200, 200, 60, 200, 60 };
 	long fdcap = bench_raise_nofile();
 	if (fdcap > 65536)
 		fdcap = 65536;
@@ -1434,6 +1676,7 @@ int main(int argc, char **argv)
 	c.blsn = bound_socket(SOCK_STREAM | SOCK_NONBLOCK, &s.backend);
 	if (listen(s.ka_lsn, NKA) != 0 || listen(s.lsn, 4096) != 0 || listen(c.blsn, 4096) != 0)
 		bench_die("listen");
+	reuseport_pair(duo.lsn, &c.conn2_addr);
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
 		bench_die("socketpair (control)");
@@ -1462,6 +1705,16 @@ int main(int argc, char **argv)
 	s.req = bench_alloc((size_t)fdcap, sizeof *s.req);
 	s.role[s.lsn] = R_LSN;
 	s.role[s.udp] = R_UDP;
+	duo.cpu = pin ? cpus[0] : -1;
+	duo.all = allowed;
+	duo.stop = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	duo.done = eventfd(0, EFD_CLOEXEC);
+	if (duo.stop < 0 || duo.done < 0)
+		bench_die("eventfd");
+	if (duo.stop >= fdcap)
+		bench_fail("server: fd %d above the limit", duo.stop);
+	s.role[duo.lsn[0]] = s.role[duo.lsn[1]] = R_LSN;
+	s.role[duo.stop] = R_STOP;
 	send_msg(s.ctl, CMD_CONNECT, 0, NKA, 0);
 	for (int i = 0; i < NKA; i++) {
 		int fd = accept4(s.ka_lsn, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -1519,6 +1772,10 @@ int main(int argc, char **argv)
 	bench_raw_close(s.ka_lsn);
 	bench_raw_close(s.lsn);
 	bench_raw_close(s.udp);
+	bench_raw_close(duo.lsn[0]);
+	bench_raw_close(duo.lsn[1]);
+	bench_raw_close(duo.stop);
+	bench_raw_close(duo.done);
 	bench_raw_close(refused);
 	bench_raw_close(s.ctl);
 	free(s.role);
