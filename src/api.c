@@ -54,6 +54,27 @@ static bool cancels(const struct kevent *a, const struct kevent *b)
 	       (bf & EV_DELETE) && !(bf & EV_RECEIPT);
 }
 
+/*
+ * Whether change b deletes the other direction's knote on the descriptor
+ * change a adds a READ or WRITE knote to (a poller turning a descriptor
+ * from writing to reading), and can go first: its knote exists, so the
+ * delete cannot fail, and neither asks for a receipt.  Done in this order,
+ * the slot is left without knotes and keeps its entry (parked: no system
+ * call), and the add makes the one epoll_ctl() the pair needs, where the
+ * changelist's order costs two.  The caller checks that an error of the add
+ * would get its record, so the outcome is the one the order gives.
+ */
+static bool delete_first(struct kqueue *kq, const struct kevent *a, const struct kevent *b)
+{
+	unsigned short af = a->flags & ~EV_SYSFLAGS, bf = b->flags & ~EV_SYSFLAGS;
+	return (a->filter == EVFILT_READ || a->filter == EVFILT_WRITE) &&
+	       (af & EV_ADD) && !(af & (EV_DELETE | EV_RECEIPT)) &&
+	       b->ident == a->ident &&
+	       b->filter == (a->filter == EVFILT_READ ? EVFILT_WRITE : EVFILT_READ) &&
+	       (bf & EV_DELETE) && !(bf & EV_RECEIPT) &&
+	       kq_find(kq, b->ident, b->filter, true) != NULL;
+}
+
 /* Applies the changelist in order (FreeBSD's kqueue_kevent).  Returns the
  * number of EV_ERROR/EV_RECEIPT records written, or -errno when a record was
  * due but the event list had no room left (then later changes are not
@@ -67,6 +88,31 @@ static int apply_changes(struct kqueue *kq, const struct kevent *changes,
 		if (kev.filter == 0)
 			continue;
 		kev.flags &= ~EV_SYSFLAGS;
+		if (i + 1 < nchanges && room - nrec > 0 &&
+		    delete_first(kq, &kev, &changes[i + 1])) {
+			struct kevent pair[2] = { kev, changes[i + 1] };
+			pair[1].flags &= ~EV_SYSFLAGS;
+			int errs[2];
+			errs[1] = kq_register(kq, &pair[1]);   /* a stale knote: EBADF */
+			errs[0] = kq_register(kq, &pair[0]);
+			/* a number that is closed fails both (the knote went
+			 * as a stale one would have) */
+			if (errs[0] == -EBADF)
+				errs[1] = -EBADF;
+			i++;
+			for (int k = 0; k < 2; k++) {
+				if (!errs[k])
+					continue;
+				if (room - nrec <= 0) {
+					*stop = true;
+					return errs[k];
+				}
+				pair[k].flags = EV_ERROR;
+				pair[k].data = -errs[k];
+				events[nrec++] = pair[k];
+			}
+			continue;
+		}
 		kq->defer_arm = i + 1 < nchanges && cancels(&kev, &changes[i + 1]);
 		int err = kq_register(kq, &kev);
 		kq->defer_arm = false;
