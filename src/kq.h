@@ -318,6 +318,7 @@ static inline void kq_deferred(struct kqueue *kq)
 }
 void kq_sync_wake(struct kqueue *kq);
 void kq_fd_closing(int fd);                   /* libc/close.c: knotes die with fd */
+void kq_fd_reborn(int fd);                    /* a fresh number: what it held is stale */
 /* the libc replacement layer's objects (libc/close.c explains) */
 extern const char kq_close_anchor, kq_vfork_anchor, kq_sockio_anchor,
 		  kq_births_anchor, kq_spawn_anchor, kq_signal_anchor;

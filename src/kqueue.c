@@ -140,7 +140,7 @@ int kq_create(int flags)
 	 * in a build without the libc replacements.  Release it now, as
 	 * that close would have (see kq_fd_closing); otherwise the old
 	 * kqueue's descriptors and memory would stay behind for good. */
-	kq_fd_closing(ufd);
+	kq_fd_reborn(ufd);
 	epfd = sys_fcntl(ufd, F_DUPFD_CLOEXEC, 0);
 	if (epfd < 0) {
 		err = epfd;
@@ -536,14 +536,14 @@ static void close_in(struct kqueue *kq, int fd, bool entries_die)
  * hold the number are visited (kqueue ids, above), so a thread's closes
  * never wait for a harvest of a kqueue that does not watch the number.
  */
-void kq_fd_closing(int fd)
+static void closing(int fd, bool reborn)
 {
 	if (!kq_fdtab_busy(fd))
 		return;
 	/* a vfork() child closing the number closes its own copy only */
 	if (kq_foreign_process())
 		return;
-	bool entries_die = kq_fdtab_private(fd);
+	bool entries_die = reborn || kq_fdtab_private(fd);
 	kq_fdtab_clear(fd);
 	bool interest = kq_fdtab_interest_of(fd) > 0;
 	struct kqueue *self = kq_fdtab_kq(fd);
@@ -592,6 +592,24 @@ void kq_fd_closing(int fd)
 	}
 	pthread_mutex_unlock(&kq_glock);
 	kq_signals_restore(&old);
+}
+
+void kq_fd_closing(int fd)
+{
+	closing(fd, false);
+}
+
+/*
+ * The kernel has just given out fd (a socket, an accepted connection, a
+ * kqueue), so whatever libkq still holds for the number outlived a close it
+ * did not see (a raw system call; libuv closes that way): release it as
+ * that close would have.  The old file's epoll entries cannot be named any
+ * more (the number is the new file's), so no EPOLL_CTL_DEL is tried: the
+ * new file's first knote then costs one ADD, not failed MODs and a DEL.
+ */
+void kq_fd_reborn(int fd)
+{
+	closing(fd, true);
 }
 
 /* ---- fork (see fork.c) ---- */

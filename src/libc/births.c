@@ -36,11 +36,12 @@ static void born(int fd, int kind, bool cloexec)
 	 * tables it shares (fork.c) */
 	if (kq_foreign_process())
 		return;
-	/* The number was a kqueue's, closed where libkq could not see (a raw
-	 * system call): release that kqueue and the knotes the old file left
-	 * on the number, as kqueue() does when it is given such a number. */
-	if (kq_fdtab_kq(fd))
-		kq_fd_closing(fd);
+	/* The number was a kqueue's, or had knotes, and was closed where libkq
+	 * could not see (a raw system call): release that kqueue and the
+	 * knotes the old file left on the number, as kqueue() does when it is
+	 * given such a number. */
+	if (kq_fdtab_kq(fd) || kq_fdtab_interest_of(fd) > 0)
+		kq_fd_reborn(fd);
 	if (kind)
 		kq_fdtab_born(fd, kind, cloexec);
 	else if (kq_fdtab_birth_kind(fd))
