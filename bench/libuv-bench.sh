@@ -59,6 +59,13 @@ fi
 quick=0
 [ "${3:-}" = --quick ] && quick=1
 [ -f "$1" ] || { echo "$who: no libkq at $1" >&2; exit 2; }
+# Both paths end up in libuv's build (its link line, the runner's working
+# directory): make them absolute.
+lk=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+mkdir -p "$2" || exit 1
+wd=$(cd "$2" && pwd)
+shift 2
+set -- "$lk" "$wd" "$@"
 # debsrc.sh is the integration scripts' way of getting a Debian source
 # (apt-get source, deb-src entries added when missing) and of reporting:
 # say, skip (exit 77), die (exit 1).
