@@ -22,6 +22,7 @@ set(KQ_LIBC_TESTS
   lifetime-vfork-child-socket
   vnode-close vnode-dir-delete-self-moved vnode-example-tail-f
   procfs-absent procfs-main-exited signal-storm-kevent-close
+  signal-storm-kevent-in-close
   link-fully-static example-poll-to-kevent fuzz-replay
   lifetime-close-dlopen lifetime-close-in-library
   lifetime-close-range-in-library lifetime-dup2-in-library
