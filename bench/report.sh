@@ -3,7 +3,8 @@
 # Runs the benchmarks and reports what they measured.
 #
 #   bench/report.sh BINDIR [DOCSDIR]
-#       Full sizes (a few minutes): runs every program in BINDIR, keeps each
+#       Full sizes (about 10 minutes, half of it libuv's benchmarks, built
+#       from Debian's source the first time): runs every program in BINDIR, keeps each
 #       one's output in DOCSDIR/perf/raw/<program>.txt, draws the figures as
 #       DOCSDIR/perf/*.png with gnuplot and writes DOCSDIR/performance.md.
 #       DOCSDIR defaults to the docs/ directory next to this script's bench/.
@@ -34,7 +35,7 @@ mode=report
 case "${1:-}" in
 --headline) mode=headline; shift ;;
 --from-raw) mode=raw; shift ;;
--h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+-h|--help) sed -n '2,26p' "$0"; exit 0 ;;
 esac
 [ $# -ge 1 ] || usage
 bindir=$1
@@ -259,7 +260,7 @@ headline() {
 	echo
 	echo "These are short runs on a shared machine: expect a few percent of noise."
 	echo "Full measurements, with the targets libkq is held to: docs/performance.md"
-	echo "(remeasure with: cmake --build <build-dir> --target bench-report, a few minutes)."
+	echo "(remeasure with: cmake --build <build-dir> --target bench-report, about 10 minutes)."
 	if [ -n "$failed" ]; then
 		echo "FAILED:$failed" >&2
 		exit 1
@@ -1199,7 +1200,7 @@ report() {
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/libkq-report.XXXXXX") || exit 1
 	trap 'rm -rf "$tmp"' EXIT INT TERM
 	if [ "$mode" = report ]; then
-		echo "bench-report: running every benchmark at full size (a few minutes)" >&2
+		echo "bench-report: running every benchmark at full size (about 10 minutes)" >&2
 		# before meta.txt is rewritten, which would make the tree dirty
 		rev=$(git -C "$here/.." describe --always --dirty 2>/dev/null || echo unknown)
 		{
