@@ -75,6 +75,18 @@ static bool delete_first(struct kqueue *kq, const struct kevent *a, const struct
 	       kq_find(kq, b->ident, b->filter, true) != NULL;
 }
 
+/* Puts change kev's record (EV_ERROR, data = err, 0 for a receipt) in the
+ * event list; false when the list has no room left. */
+static bool put_record(struct kevent *events, int room, int *nrec, struct kevent kev, int err)
+{
+	if (room - *nrec <= 0)
+		return false;
+	kev.flags = EV_ERROR;
+	kev.data = -err;
+	events[(*nrec)++] = kev;
+	return true;
+}
+
 /* Applies the changelist in order (FreeBSD's kqueue_kevent).  Returns the
  * number of EV_ERROR/EV_RECEIPT records written, or -errno when a record was
  * due but the event list had no room left (then later changes are not
@@ -101,15 +113,10 @@ static int apply_changes(struct kqueue *kq, const struct kevent *changes,
 				errs[1] = -EBADF;
 			i++;
 			for (int k = 0; k < 2; k++) {
-				if (!errs[k])
-					continue;
-				if (room - nrec <= 0) {
+				if (errs[k] && !put_record(events, room, &nrec, pair[k], errs[k])) {
 					*stop = true;
 					return errs[k];
 				}
-				pair[k].flags = EV_ERROR;
-				pair[k].data = -errs[k];
-				events[nrec++] = pair[k];
 			}
 			continue;
 		}
@@ -118,13 +125,10 @@ static int apply_changes(struct kqueue *kq, const struct kevent *changes,
 		kq->defer_arm = false;
 		if (!err && !(kev.flags & EV_RECEIPT))
 			continue;
-		if (room - nrec <= 0) {
+		if (!put_record(events, room, &nrec, kev, err)) {
 			*stop = true;
 			return err;
 		}
-		kev.flags = EV_ERROR;
-		kev.data = -err;
-		events[nrec++] = kev;
 	}
 	return nrec;
 }

@@ -143,17 +143,14 @@ int kq_fdtab_interest_of(int fd)
 	return e ? atomic_load_explicit(&e->interest, memory_order_acquire) : 0;
 }
 
-/* The ids of the kqueues holding fd, or false if a holder has no id (more
- * than KQ_IDS kqueues live) and every kqueue must be looked at. */
-bool kq_fdtab_holders(int fd, unsigned long long *ids)
+/* How many kqueues hold fd, and in *ids the ids of those that have one:
+ * fewer bits than holders means a holder has no id (more than KQ_IDS
+ * kqueues live), and every kqueue must be looked at. */
+int kq_fdtab_holders(int fd, unsigned long long *ids)
 {
 	struct fdent *e = ent(fd, false);
-	if (!e)
-		return false;
-	int n = atomic_load_explicit(&e->interest, memory_order_acquire);
-	unsigned long long m = atomic_load_explicit(&e->kqs, memory_order_acquire);
-	*ids = m;
-	return n == __builtin_popcountll(m);
+	*ids = e ? atomic_load_explicit(&e->kqs, memory_order_acquire) : 0;
+	return e ? atomic_load_explicit(&e->interest, memory_order_acquire) : 0;
 }
 
 /*

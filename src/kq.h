@@ -428,7 +428,7 @@ struct kqueue *kq_fdtab_kq(int fd);
 void kq_fdtab_set_kq(int fd, struct kqueue *kq);
 void kq_fdtab_interest(struct kqueue *kq, int fd, int delta);
 int  kq_fdtab_interest_of(int fd);
-bool kq_fdtab_holders(int fd, unsigned long long *ids);
+int  kq_fdtab_holders(int fd, unsigned long long *ids);
 void kq_fdtab_stash_error(int fd, int err);
 int  kq_fdtab_peek_error(int fd);
 int  kq_fdtab_take_error(int fd);

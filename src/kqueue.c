@@ -551,13 +551,14 @@ static void closing(int fd, bool reborn)
 		return;
 	bool entries_die = reborn || kq_fdtab_private(fd);
 	kq_fdtab_clear(fd);
-	bool interest = kq_fdtab_interest_of(fd) > 0;
+	unsigned long long ids;
+	int holders = kq_fdtab_holders(fd, &ids);
+	bool interest = holders > 0;
 	struct kqueue *self = kq_fdtab_kq(fd);
 	if (!interest && !self)
 		return;   /* a socket's birth, nothing else: no lock taken */
 
-	unsigned long long ids = 0;
-	if (interest && kq_fdtab_holders(fd, &ids)) {
+	if (interest && holders == __builtin_popcountll(ids)) {
 		for (; ids; ids &= ids - 1) {
 			struct kqueue *kq = atomic_load(&kq_byid[__builtin_ctzll(ids)]);
 			if (kq)
