@@ -155,42 +155,21 @@ snapshot_libkq() {
 # libkq needs no rebuild: the runner loads the copy made at each start.
 build() {
 	which=$1
-	tree=$work/$which-src
 	bdir=$work/$which
 	edits=$( { echo "$kq_edit"; sed -n '/^edit_bench_tree() {$/,/^}$/p' "$0";
 		   echo "$window_s $pound_s $pings $timers $spawns $pause_ms"; } | cksum)
-	key="$srcdir|$libkq|$(cat "$src/.complete")|$which|$edits"
-	if [ "$(cat "$bdir/.key" 2>/dev/null)" != "$key" ]; then
-		rm -rf "$tree" "$bdir" && cp -R "$src" "$tree" || exit 1
-		set --
-		if [ "$which" = kqueue ]; then
-			edit_kqueue_tree "$tree"
-			# libkq's headers and libkq (the copy), as libuv.sh builds it
-			set -- -DUV_LIBKQ="$work/lib/libkq.so" -DCMAKE_C_FLAGS="-I$srcdir/include"
-		fi
-		edit_bench_tree "$tree"
-		say "configuring libuv's benchmarks ($which)"
-		# the benchmarks are built only with the tests enabled; the
-		# tests themselves are not built
-		libuv_configure "$which" "$tree" "$bdir" ON "$@"
-		echo "$key" >"$bdir/.key.want"
-	fi
-	say "building libuv's benchmarks ($which)"
-	libuv_build "$which" "$bdir" uv_run_benchmarks_a
-	[ -f "$bdir/.key.want" ] && mv "$bdir/.key.want" "$bdir/.key"
+	# the benchmarks are built only with the tests enabled; the tests
+	# themselves are not built.  libkq is linked as its copy.
+	libuv_make "$which" "$srcdir|$libkq|$(cat "$src/.complete")|$which|$edits" \
+		"$work/lib/libkq.so" ON uv_run_benchmarks_a edit_bench_tree
 	bin=$bdir/uv_run_benchmarks_a
 	[ -x "$bin" ] || die "the $which build made no uv_run_benchmarks_a"
 	# the runner must be what it is said to be: the kqueue one waiting in
 	# libkq's kevent(), the epoll one in epoll
 	if [ "$which" = kqueue ]; then
 		ldd "$bin" | grep -q " => $kqcopy " || die "the kqueue runner does not load libkq's copy $kqcopy"
-		nm -D "$bin" | grep -q ' U kevent\($\|@\)' || die "the kqueue runner does not call kevent()"
-		nm -D "$bin" | grep -q ' U \(epoll_wait\|epoll_pwait\|inotify_init\)' &&
-			die "the kqueue runner still uses epoll or inotify"
-	else
-		nm -D "$bin" | grep -q ' U epoll_' || die "the epoll runner does not use epoll"
 	fi
-	return 0
+	libuv_uses "$which" "$bin"
 }
 
 # figure NAME LOG: "VALUE OPS UNIT" from one run's output, nothing if the

@@ -4,30 +4,59 @@
 # bench/libuv-bench.sh, which times its benchmarks: both build the same
 # kqueue libuv, the same way.
 
-# libuv_configure WHICH TREE BDIR BENCH [ARG...]: configures the source TREE
-# into BDIR, RelWithDebInfo (-O2, and the symbols a profile needs), its
-# tests on and its benchmarks BENCH (ON or OFF); the log goes to
-# $work/configure-WHICH.log.
-libuv_configure() {
-	lv_which=$1 lv_tree=$2 lv_bdir=$3 lv_bench=$4
-	shift 4
-	lv_gen=""
-	command -v ninja >/dev/null 2>&1 && lv_gen="-GNinja"
-	if ! "$cmake" -S "$lv_tree" -B "$lv_bdir" $lv_gen -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-		-DBUILD_TESTING=ON -DLIBUV_BUILD_TESTS=ON -DLIBUV_BUILD_BENCH="$lv_bench" "$@" \
-		>"$work/configure-$lv_which.log" 2>&1; then
-		tail -20 "$work/configure-$lv_which.log"
-		die "configuring libuv ($lv_which) failed (see $work/configure-$lv_which.log)"
+# libuv_make WHICH KEY LIBKQ BENCH TARGET [EDIT]: libuv's WHICH build
+# (kqueue or epoll) in $work/WHICH, from the copy $work/WHICH-src of $src,
+# and TARGET built there.  The copy is made afresh, edited (the kqueue
+# loop's edits for kqueue, then the function EDIT if given) and configured
+# only when KEY differs from the last build's: RelWithDebInfo (-O2, and the
+# symbols a profile needs), the tests on, the benchmarks BENCH (ON or OFF),
+# and for kqueue libkq's headers and LIBKQ.  Logs go to
+# $work/{configure,build}-WHICH.log.
+libuv_make() {
+	lm_which=$1 lm_key=$2 lm_libkq=$3 lm_bench=$4 lm_target=$5 lm_edit=${6:-}
+	lm_tree=$work/$lm_which-src
+	lm_bdir=$work/$lm_which
+	if [ "$(cat "$lm_bdir/.key" 2>/dev/null)" != "$lm_key" ]; then
+		rm -rf "$lm_tree" "$lm_bdir" && cp -R "$src" "$lm_tree" || exit 1
+		set --
+		if [ "$lm_which" = kqueue ]; then
+			edit_kqueue_tree "$lm_tree"
+			set -- -DUV_LIBKQ="$lm_libkq" -DCMAKE_C_FLAGS="-I$srcdir/include"
+		fi
+		[ -z "$lm_edit" ] || "$lm_edit" "$lm_tree"
+		say "configuring libuv ($lm_which)"
+		lm_gen=""
+		command -v ninja >/dev/null 2>&1 && lm_gen="-GNinja"
+		if ! "$cmake" -S "$lm_tree" -B "$lm_bdir" $lm_gen -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+			-DBUILD_TESTING=ON -DLIBUV_BUILD_TESTS=ON -DLIBUV_BUILD_BENCH="$lm_bench" "$@" \
+			>"$work/configure-$lm_which.log" 2>&1; then
+			tail -20 "$work/configure-$lm_which.log"
+			die "configuring libuv ($lm_which) failed (see $work/configure-$lm_which.log)"
+		fi
+		echo "$lm_key" >"$lm_bdir/.key.want"
 	fi
+	say "building libuv ($lm_which, $lm_target)"
+	if ! "$cmake" --build "$lm_bdir" -j 2 --target "$lm_target" \
+		>"$work/build-$lm_which.log" 2>&1; then
+		tail -30 "$work/build-$lm_which.log"
+		die "building libuv ($lm_which) failed (see $work/build-$lm_which.log)"
+	fi
+	[ -f "$lm_bdir/.key.want" ] && mv "$lm_bdir/.key.want" "$lm_bdir/.key"
+	return 0
 }
 
-# libuv_build WHICH BDIR TARGET: builds TARGET; the log goes to
-# $work/build-WHICH.log.
-libuv_build() {
-	if ! "$cmake" --build "$2" -j 2 --target "$3" >"$work/build-$1.log" 2>&1; then
-		tail -30 "$work/build-$1.log"
-		die "building libuv ($1) failed (see $work/build-$1.log)"
+# libuv_uses WHICH FILE: FILE (libuv's library, or a program with libuv
+# linked in) is what its build is said to be: for kqueue it calls kevent()
+# and neither epoll nor inotify, for epoll it uses epoll.
+libuv_uses() {
+	if [ "$1" = kqueue ]; then
+		nm -D "$2" | grep -q ' U kevent\($\|@\)' || die "the kqueue build's $2 does not call kevent()"
+		nm -D "$2" | grep -q ' U \(epoll_wait\|epoll_pwait\|inotify_init\)' &&
+			die "the kqueue build's $2 still uses epoll or inotify"
+	else
+		nm -D "$2" | grep -q ' U epoll_' || die "the epoll build's $2 does not use epoll"
 	fi
+	return 0
 }
 
 # edit_kqueue_tree DIR: DIR, a copy of the source, made to build libuv's

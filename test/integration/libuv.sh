@@ -75,33 +75,15 @@ excluded="fork_fs_events_child_dir poll_bad_fdtype"
 # WORKDIR/WHICH from the copy WORKDIR/WHICH-src (where its tests run).
 build() {
 	which=$1
-	tree=$work/$which-src
 	bdir=$work/$which
-	key="$srcdir|$libkq|$(cat "$src/.complete")|$which"
-	if [ "$(cat "$bdir/.key" 2>/dev/null)" != "$key" ]; then
-		rm -rf "$tree" "$bdir" && cp -R "$src" "$tree" || exit 1
-		set --
-		if [ "$which" = kqueue ]; then
-			edit_kqueue_tree "$tree"
-			set -- -DUV_LIBKQ="$libkq" -DCMAKE_C_FLAGS="-I$srcdir/include"
-		fi
-		say "configuring libuv ($which)"
-		libuv_configure "$which" "$tree" "$bdir" OFF "$@"
-		echo "$key" >"$bdir/.key.want"
-	fi
-	say "building libuv ($which)"
-	libuv_build "$which" "$bdir" uv_run_tests
-	[ -f "$bdir/.key.want" ] && mv "$bdir/.key.want" "$bdir/.key"
+	libuv_make "$which" "$srcdir|$libkq|$(cat "$src/.complete")|$which" "$libkq" \
+		OFF uv_run_tests
 	lib=$(ls "$bdir"/libuv.so.1 2>/dev/null)
 	[ -n "$lib" ] || die "the $which build made no libuv.so.1"
 	if [ "$which" = kqueue ]; then
 		ldd "$lib" | grep -q libkq || die "the kqueue build of libuv does not load libkq"
-		nm -D "$lib" | grep -q ' U kevent' || die "the kqueue build of libuv does not call kevent()"
-		nm -D "$lib" | grep -q ' U \(epoll_wait\|epoll_pwait\|inotify_init\)' &&
-			die "the kqueue build of libuv still uses epoll or inotify"
-	else
-		nm -D "$lib" | grep -q ' U epoll_' || die "the epoll build of libuv does not use epoll"
 	fi
+	libuv_uses "$which" "$lib"
 }
 
 # run_suite NAME WHICH [TEST...]: the tests (all, or those named) on the
