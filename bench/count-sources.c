@@ -1592,7 +1592,6 @@ int main(int argc, char **argv)
 	char cpu[256];
 	bench_cpu_model(cpu, sizeof cpu);
 	bench_header("count-sources", &o);
-	printf("# processor: %s\n", cpu);
 	long ehash = -1;
 	FILE *f = fopen("/proc/sys/net/ipv4/tcp_ehash_entries", "r");
 	if (f) {
