@@ -133,16 +133,31 @@ static int apply_changes(struct kqueue *kq, const struct kevent *changes,
 	return nrec;
 }
 
+static int kevent_changes(int kqfd, const struct kevent *changelist, int nchanges,
+			  struct kevent *eventlist, int nevents, const struct timespec *timeout);
+
 KQ_API int kevent(int kqfd, const struct kevent *changelist, int nchanges,
 		  struct kevent *eventlist, int nevents, const struct timespec *timeout)
 {
-	int r;
 	/* FreeBSD: a cancellation point only when nevents > 0, acting either
 	 * before any change is made or during a wait with no changes.  The
 	 * library makes no other cancellable call (sys.h). */
+	if (nchanges == 0 && nevents > 0 && eventlist && timeout &&
+	    timeout->tv_sec == 0 && timeout->tv_nsec == 0) {
+		int r = kq_poll(kqfd, eventlist, nevents);   /* cancellation point */
+		return r < 0 ? fail(r) : r;
+	}
+	return kevent_changes(kqfd, changelist, nchanges, eventlist, nevents, timeout);
+}
+
+/* Everything but a poll without changes. */
+__attribute__((noinline))
+static int kevent_changes(int kqfd, const struct kevent *changelist, int nchanges,
+			  struct kevent *eventlist, int nevents, const struct timespec *timeout)
+{
+	int r;
 	if (nchanges == 0 && nevents > 0)
 		pthread_testcancel();
-
 	struct kqueue *kq = kq_acquire(kqfd, &r);
 	if (!kq)
 		goto out_nokq;

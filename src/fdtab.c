@@ -36,8 +36,12 @@ struct fdent {
 };
 
 static _Atomic(struct fdent *) pages[NPAGES];
-/* Which numbers are kqueues: few, so a separate table, by the same pages. */
-static _Atomic(_Atomic(struct kqueue *) *) kqpages[NPAGES];
+/* Which numbers are kqueues: few, so a separate table, by the same pages
+ * (kq.h reads it inline: every kevent() starts there). */
+_Atomic(_Atomic(struct kqueue *) *) kq_fdtab_kqpages[KQ_FDTAB_PAGES];
+#define kqpages kq_fdtab_kqpages
+_Static_assert(KQ_FDTAB_PAGES == NPAGES && KQ_FDTAB_PAGE_BITS == PAGE_BITS,
+	       "kq.h's view of the kqueue table");
 
 /* Zeroed memory for a page, or NULL. */
 static void *page_new(size_t size)
@@ -100,12 +104,6 @@ static _Atomic(struct kqueue *) *kqent(int fd, bool create)
 		}
 	}
 	return &pg[(unsigned)fd & (PAGE_SIZE_ENTRIES - 1)];
-}
-
-struct kqueue *kq_fdtab_kq(int fd)
-{
-	_Atomic(struct kqueue *) *e = kqent(fd, false);
-	return e ? atomic_load_explicit(e, memory_order_acquire) : NULL;
 }
 
 /* A number that becomes a kqueue is no socket, whatever a close libkq did

@@ -33,6 +33,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/epoll.h>
+#include <string.h>
 #include <time.h>
 
 #include "lock.h"
@@ -272,6 +273,10 @@ static inline const struct kq_source *kq_source_of(uint64_t tag)
 	return k < KQ_SRC_FIXED ? kq_fixed_sources[k] : &kq_pidfd_source;
 }
 void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents);   /* kq_fd_source's */
+/* A report delivered without the ready queue when it can be (filter/fd.c):
+ * -1 when it cannot (nothing done), else the records written at *out. */
+int  kq_fd_report_direct(struct kqueue *kq, uint64_t tag, uint32_t revents,
+			 struct kevent *out, int nreports);
 /* Hands one epoll report to its source; a descriptor's, by far the most
  * common, with a direct call (which link-time optimization inlines). */
 static inline void kq_source_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
@@ -296,10 +301,11 @@ bool kq_mount_listed(const char *table, int id);
 
 /* kqueue.c */
 int  kq_create(int flags);
-/* locked, users++; NULL: *err is -EBADF, or -EDEADLK (a signal handler
- * re-entering a kevent() its thread is inside) */
-struct kqueue *kq_acquire(int fd, int *err);
-void kq_release(struct kqueue *kq);           /* users--, unlock, maybe teardown */
+struct kqueue *kq_acquire_failed(struct kqueue *kq, bool locked)
+	__attribute__((noinline, cold));
+struct kqueue *kq_acquire_deferred(struct kqueue *kq) __attribute__((noinline, cold));
+void kq_release_slow(struct kqueue *kq);
+bool kq_sync_wake_deferred(struct kqueue *kq);
 int  kq_quiesce_wait(struct kqueue *kq);
 /* Waits out a consuming sleeper (kqueue.c); -EBADF if the kqueue died. */
 static inline int kq_quiesce(struct kqueue *kq)
@@ -358,6 +364,21 @@ void kq_drop_fd(struct kqueue *kq, int fd);
 void kq_drop_all(struct kqueue *kq);
 void kq_activate(struct kqueue *kq, struct knote *kn);
 
+/* A knote's record, as FreeBSD copies it out. */
+static inline void kq_copyout(struct kevent *ev, const struct knote *kn)
+{
+	ev->ident = kn->ident;
+	ev->filter = kn->filter;
+	ev->flags = kn->flags;
+	ev->fflags = kn->fflags;
+	ev->data = kn->data;
+	ev->udata = kn->udata;
+	if (kn->ext)
+		memcpy(ev->ext, kn->ext, sizeof ev->ext);
+	else
+		memset(ev->ext, 0, sizeof ev->ext);
+}
+
 /* filter.c */
 const struct filterops *kq_filterops(short filter, int *err);
 extern const struct filterops *const kq_filters[EVFILT_SYSCOUNT];
@@ -389,6 +410,8 @@ int  kq_register(struct kqueue *kq, struct kevent *kev);
 int  kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
              const struct timespec *timeout, bool cancellable);
 int  kq_harvest(struct kqueue *kq, int maxevents, int want);
+/* kevent() without changes, with a zero timeout: acquires, scans, releases */
+int  kq_poll(int kqfd, struct kevent *ev, int nevents);
 /* Hands n epoll reports to their sources (a source with a nested set of
  * its own passes that set's reports back in). */
 void kq_scan_reports(struct kqueue *kq, const struct epoll_event *evs, int n);
@@ -424,7 +447,74 @@ void kq_signal_fork_child(void);
 void kq_fdtab_forget_all(void);
 
 /* fdtab.c: per-process facts about descriptor numbers */
-struct kqueue *kq_fdtab_kq(int fd);
+/* The kqueue a number is, or NULL: two levels of pages (fdtab.c). */
+#define KQ_FDTAB_PAGE_BITS 12
+#define KQ_FDTAB_PAGES     4096u
+extern _Atomic(_Atomic(struct kqueue *) *) kq_fdtab_kqpages[KQ_FDTAB_PAGES];
+static inline struct kqueue *kq_fdtab_kq(int fd)
+{
+	unsigned p = (unsigned)fd >> KQ_FDTAB_PAGE_BITS;
+	if (p >= KQ_FDTAB_PAGES)   /* fd < 0 as well */
+		return NULL;
+	_Atomic(struct kqueue *) *pg =
+		atomic_load_explicit(&kq_fdtab_kqpages[p], memory_order_acquire);
+	if (!pg)
+		return NULL;
+	return atomic_load_explicit(&pg[(unsigned)fd & ((1u << KQ_FDTAB_PAGE_BITS) - 1)],
+				    memory_order_acquire);
+}
+
+/* Locked, users++; NULL: *err is -EBADF, or -EDEADLK (a signal handler
+ * re-entering a kevent() its thread is inside).  Inline: every kevent()
+ * starts here (kqueue.c has the rest). */
+static inline struct kqueue *kq_acquire(int fd, int *err)
+{
+	struct kqueue *kq = kq_fdtab_kq(fd);
+	*err = -EBADF;
+	if (!kq)
+		return NULL;
+	/* A signal handler that interrupted this thread inside a kevent() on
+	 * the same kqueue: waiting would wait for itself, and the interrupted
+	 * call may be half-way through a change.  FreeBSD's kevent() is one
+	 * system call, never interrupted so. */
+	if (__builtin_expect(kq_held_mine(&kq->lock), 0)) {
+		*err = -EDEADLK;
+		return kq_acquire_failed(kq, false);
+	}
+	kq_held_push(&kq->lock);   /* before the lock is ours: see lock.h */
+	kq_mutex_lock(&kq->lock);
+	/* A live kqueue whose number is fd is the one the table names: both
+	 * change together under this lock.  A recycled object (free list) now
+	 * serving the same number is that number's kqueue as well. */
+	if (__builtin_expect(kq->dead || kq->ufd != fd, 0))
+		return kq_acquire_failed(kq, true);
+	/* Counted at once, so a consumer that wakes up sees another thread
+	 * inside and does not become the consumer again (kq_quiesce). */
+	kq->users++;
+	*err = 0;
+	if (__builtin_expect(atomic_load_explicit(&kq->deferred_any, memory_order_acquire), 0)) {
+		kq = kq_acquire_deferred(kq);
+		if (!kq)
+			*err = -EBADF;
+	}
+	return kq;
+}
+
+/* users--, unlock, maybe teardown.  The common case inline: nothing
+ * deferred, nothing to free, the wake eventfd already as the ready queue
+ * wants it, the kqueue alive. */
+static inline void kq_release(struct kqueue *kq)
+{
+	if (__builtin_expect(atomic_load_explicit(&kq->deferred_any, memory_order_acquire) ||
+			     kq->graveyard || kq->dead ||
+			     (kq->qhead != NULL) != kq->wake_on, 0)) {
+		kq_release_slow(kq);
+		return;
+	}
+	kq->users--;
+	kq_mutex_unlock(&kq->lock);
+	kq_held_pop(&kq->lock);
+}
 void kq_fdtab_set_kq(int fd, struct kqueue *kq);
 void kq_fdtab_interest(struct kqueue *kq, int fd, int delta);
 int  kq_fdtab_interest_of(int fd);

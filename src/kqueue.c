@@ -226,8 +226,7 @@ fail:
 }
 
 /* The rare ways out of kq_acquire(), kept out of its path. */
-__attribute__((noinline, cold)) static struct kqueue *acquire_failed(struct kqueue *kq,
-								     bool locked)
+struct kqueue *kq_acquire_failed(struct kqueue *kq, bool locked)
 {
 	if (locked) {
 		kq_mutex_unlock(&kq->lock);
@@ -236,46 +235,13 @@ __attribute__((noinline, cold)) static struct kqueue *acquire_failed(struct kque
 	return NULL;
 }
 
-__attribute__((noinline, cold)) static struct kqueue *acquire_deferred(struct kqueue *kq)
+struct kqueue *kq_acquire_deferred(struct kqueue *kq)
 {
 	kq_deferred_apply(kq);
 	if (!kq->dead)
 		return kq;
 	kq_release(kq);   /* its number was closed in a signal handler */
 	return NULL;
-}
-
-struct kqueue *kq_acquire(int fd, int *err)
-{
-	struct kqueue *kq = kq_fdtab_kq(fd);
-	*err = -EBADF;
-	if (!kq)
-		return NULL;
-	/* A signal handler that interrupted this thread inside a kevent() on
-	 * the same kqueue: waiting would wait for itself, and the interrupted
-	 * call may be half-way through a change.  FreeBSD's kevent() is one
-	 * system call, never interrupted so. */
-	if (__builtin_expect(kq_held_mine(&kq->lock), 0)) {
-		*err = -EDEADLK;
-		return acquire_failed(kq, false);
-	}
-	kq_held_push(&kq->lock);   /* before the lock is ours: see lock.h */
-	kq_mutex_lock(&kq->lock);
-	/* A live kqueue whose number is fd is the one the table names: both
-	 * change together under this lock.  A recycled object (free list) now
-	 * serving the same number is that number's kqueue as well. */
-	if (__builtin_expect(kq->dead || kq->ufd != fd, 0))
-		return acquire_failed(kq, true);
-	/* Counted at once, so a consumer that wakes up sees another thread
-	 * inside and does not become the consumer again (kq_quiesce). */
-	kq->users++;
-	*err = 0;
-	if (__builtin_expect(atomic_load_explicit(&kq->deferred_any, memory_order_acquire), 0)) {
-		kq = acquire_deferred(kq);
-		if (!kq)
-			*err = -EBADF;
-	}
-	return kq;
 }
 
 /*
@@ -349,7 +315,7 @@ bool kq_is_kqueue_fd(int fd)
  * says "readable"; a waiter that meanwhile drained the queue may drain
  * wakefd before the write lands, leaving a stray count with wake_on false,
  * which the next report of the wake tag drains (wake_report). */
-static bool kq_sync_wake_deferred(struct kqueue *kq)
+bool kq_sync_wake_deferred(struct kqueue *kq)
 {
 	bool want = kq->qhead != NULL || kq->dead;
 	if (want == kq->wake_on)
@@ -425,7 +391,7 @@ static bool unlist_dead(struct kqueue *kq)
 	return --kq->users == 0;
 }
 
-void kq_release(struct kqueue *kq)
+void kq_release_slow(struct kqueue *kq)
 {
 	kq_deferred(kq);
 	if (kq->graveyard)

@@ -17,6 +17,7 @@
 #include "kq.h"
 #include "sys.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,17 +82,60 @@ static void harvest_rest(struct kqueue *kq, int r, int maxevents, int want)
 	}
 }
 
-int kq_harvest(struct kqueue *kq, int maxevents, int want)
+/*
+ * Records a round of kq_scan() delivers straight from epoll's reports
+ * (kq_fd_report_direct) instead of through the ready queue.  Only while the
+ * queue is empty when the reports come (knotes carried over from an earlier
+ * call go first), and only for a harvest that took all epoll had: one that
+ * filled its buffer asks again (harvest_rest), and a level entry delivered
+ * directly would be reported a second time, and delivered twice.
+ */
+struct direct {
+	struct kevent *ev;
+	int room;
+	int n;
+	bool on;
+};
+
+static void scan_reports(struct kqueue *kq, const struct epoll_event *evs, int n,
+			 int maxevents, struct direct *d)
+{
+	if (!d->on || kq->qhead || n >= maxevents) {
+		kq_scan_reports(kq, evs, n);
+		return;
+	}
+	kq->nreports += (unsigned)n;
+	kq_sources_harvest(kq, evs, n);
+	for (int i = 0; i < n; i++) {
+		uint64_t tag = evs[i].data.u64;
+		if (d->n < d->room && kq_source_of(tag) == &kq_fd_source) {
+			int r = kq_fd_report_direct(kq, tag, evs[i].events, &d->ev[d->n], n);
+			if (r >= 0) {
+				d->n += r;
+				continue;
+			}
+		}
+		kq_source_report(kq, tag, evs[i].events);
+	}
+}
+
+static int harvest(struct kqueue *kq, int maxevents, int want, struct direct *d)
 {
 	kq->skips = 0;
 	if (maxevents > kq->hbufcap)
 		maxevents = kq->hbufcap;
 	int r = kq_epoll_wait(kq->epfd, kq->hbuf, maxevents, 0);
 	if (r > 0) {
-		kq_scan_reports(kq, kq->hbuf, r);
+		scan_reports(kq, kq->hbuf, r, maxevents, d);
 		harvest_rest(kq, r, maxevents, want);
 	}
 	return r;
+}
+
+int kq_harvest(struct kqueue *kq, int maxevents, int want)
+{
+	struct direct none = { .on = false };
+	return harvest(kq, maxevents, want, &none);
 }
 
 /* The number of knotes a nested READ on this kqueue reports as data. */
@@ -101,20 +145,6 @@ int kq_pending_count(struct kqueue *kq)
 		return 0;
 	kq_harvest(kq, INT32_MAX, INT32_MAX);
 	return (int)kq->qcount;
-}
-
-static void copyout(struct kevent *ev, const struct knote *kn)
-{
-	ev->ident = kn->ident;
-	ev->filter = kn->filter;
-	ev->flags = kn->flags;
-	ev->fflags = kn->fflags;
-	ev->data = kn->data;
-	ev->udata = kn->udata;
-	if (kn->ext)
-		memcpy(ev->ext, kn->ext, sizeof ev->ext);
-	else
-		memset(ev->ext, 0, sizeof ev->ext);
 }
 
 #define ABSORB_MAX 64
@@ -165,7 +195,7 @@ static int kq_deliver(struct kqueue *kq, struct kevent *ev, int nevents,
 			continue;
 		}
 
-		copyout(&ev[n++], kn);
+		kq_copyout(&ev[n++], kn);
 		if (fop->delivered)
 			fop->delivered(kq, kn);
 		if (kn->flags & EV_ONESHOT) {
@@ -412,13 +442,14 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 	int orphan_rounds = 0;
 	for (int round = 0;; round++) {
 		int got = 0;
+		struct direct d = { ev, nevents, 0, true };
 		unsigned reports0 = kq->nreports, stale0 = kq->nstale;
 		if (skip) {
 			skip = false;
 			kq->skips++;
 			got = 1;   /* if all of it was stale, harvest next round */
 		} else if (kq->qhead || poll_only) {
-			got = kq_harvest(kq, maxev, nevents);
+			got = harvest(kq, maxev, nevents, &d);
 		} else {
 			int64_t rem = -1;
 			if (deadline >= 0 && round == 0 && total > KQ_SHORT_TIMEOUT_NS) {
@@ -447,7 +478,7 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 			int r = wait_unlocked(kq, maxev, rem, cancellable, consume);
 			if (consume) {
 				if (r > 0)
-					kq_scan_reports(kq, kq->hbuf, r);
+					scan_reports(kq, kq->hbuf, r, maxev, &d);
 				kq->consumer = false;
 				kq_cond_broadcast(&kq->cond);
 			}
@@ -460,13 +491,13 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 			} else {
 				if ((err = kq_quiesce(kq)) != 0)
 					return err;
-				kq_harvest(kq, maxev, nevents);
+				harvest(kq, maxev, nevents, &d);
 			}
 		}
 		struct delivered dl;
 		dl.n = 0;
-		kq_sources_deliver(kq, nevents);
-		int n = kq_deliver(kq, ev, nevents, &dl, carried);
+		kq_sources_deliver(kq, nevents - d.n);
+		int n = d.n + kq_deliver(kq, ev + d.n, nevents - d.n, &dl, carried);
 		carried = 0;
 		absorb_window(kq, &dl);
 		/* A zero timeout still owes what epoll holds: a pass that found
@@ -483,4 +514,51 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 		if (deadline >= 0 && now_ns() >= deadline)
 			return 0;
 	}
+}
+
+/*
+ * kevent() with no changes and a zero timeout: what event loops call
+ * between rounds of work and benchmarks call in a loop, so the short way
+ * through it is worth having.  When nothing is carried on the ready queue,
+ * no source has work at the start of a call (a datagram recheck), no other
+ * thread consumes, and one epoll_wait() takes all epoll has, the reports
+ * are delivered directly (scan_reports) and the call is done.  Whatever
+ * else turns up goes on as kq_scan() would have.
+ */
+int kq_poll(int kqfd, struct kevent *ev, int nevents)
+{
+	static const struct timespec zero = { 0, 0 };
+	int r;
+	pthread_testcancel();   /* kevent() is a cancellation point */
+	struct kqueue *kq = kq_acquire(kqfd, &r);
+	if (!kq)
+		return r;
+	int maxev = nevents + 2;
+	if (kq->qhead || kq->consumer || kq->rechecks || nevents > HARVEST_CAP - 2 ||
+	    maxev > kq->hbufcap) {
+		r = kq_scan(kq, ev, nevents, &zero, true);
+		kq_release(kq);
+		return r;
+	}
+	kq->skips = 0;
+	int got = kq_epoll_wait(kq->epfd, kq->hbuf, maxev, 0);
+	r = 0;
+	if (got > 0) {
+		struct direct d = { ev, nevents, 0, true };
+		scan_reports(kq, kq->hbuf, got, maxev, &d);
+		harvest_rest(kq, got, maxev, nevents);
+		r = d.n;
+		if (kq->qhead) {
+			struct delivered dl;
+			dl.n = 0;
+			kq_sources_deliver(kq, nevents - r);
+			r += kq_deliver(kq, ev + r, nevents - r, &dl, 0);
+			absorb_window(kq, &dl);
+		}
+		/* reports that all came to nothing: the general rounds */
+		if (r == 0)
+			r = kq_scan(kq, ev, nevents, &zero, true);
+	}
+	kq_release(kq);
+	return r;
 }

@@ -1148,6 +1148,64 @@ static int fd_event(struct kqueue *kq, struct knote *kn)
 	return fire;
 }
 
+/*
+ * The direct path (scan.c): a report whose slot holds a single enabled
+ * level knote without EV_CLEAR, EV_ONESHOT or EV_DISPATCH, on a level entry,
+ * is evaluated and copied out at once.  Through the ready queue it would be
+ * activated, queued, taken off again and evaluated, with the same result:
+ * such a knote is never queued again after a delivery (epoll reports it
+ * again while it holds), and nothing else in the call looks at it.  TCP
+ * knotes among enough reports stay on the queue, where their counts come
+ * in one batch (fd_deliver).  Returns -1 when the report must take the
+ * general path (nothing was done), else the number of records written at
+ * *out (0 or 1).
+ */
+int kq_fd_report_direct(struct kqueue *kq, uint64_t tag, uint32_t revents,
+			struct kevent *out, int nreports)
+{
+	struct kq_fdslot *s = report_slot(kq, tag);
+	struct knote *kn;
+	if (!s || (tag & TAG_WRSET) || (s->state & SLOT_WEPOLL) ||
+	    !(kn = s->head) || kn->link)
+		return -1;
+	if ((kn->flags & (EV_ONESHOT | EV_CLEAR | EV_DISPATCH)) ||
+	    (kn->status & (KN_LEVELSRC | KN_DISABLED | KN_QUEUED)) != KN_LEVELSRC ||
+	    s->kind == KQ_FD_UNKNOWN || !report_activates(s, kn, tag, revents) ||
+	    (s->kind == KQ_FD_TCP && nreports >= PREFETCH_MIN && kq_uring_usable()))
+		return -1;
+	s->revents = (uint16_t)revents;
+	kq->nact++;   /* an activation, as kq_enqueue() counts them */
+	int fire = 0;
+	int64_t n;
+	/* The commonest record, data arriving on a pipe or a TCP connection,
+	 * without fd_event()'s dispatch: read_event() does the same for
+	 * these bits.  A count that comes out 0 takes the whole way, which
+	 * knows what that can mean (an urgent mark, a listener). */
+	if (kn->filter == EVFILT_READ && !exact_eof &&
+	    (revents & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) == EPOLLIN &&
+	    ((s->kind == KQ_FD_PIPE || s->kind == KQ_FD_FIFO)
+	     ? kq_fd_inq((int)kn->ident, &n) == 0
+	     : (s->kind == KQ_FD_TCP && !(kn->sfflags & NOTE_LOWAT) &&
+		!(kn->flags & EV_WAKEONE) && inq_of(kn, (int)kn->ident, &n) == 0)) &&
+	    n > 0) {
+		kn->flags &= (uint16_t)~EV_EOF;
+		kn->fflags = 0;
+		kn->data = n;
+		fire = 1;
+	} else {
+		kn->status |= KN_FRESH;
+		fire = fd_event(kq, kn);
+		kn->status &= (uint8_t)~(KN_FRESH | KN_SNAPSHOT | KN_FORCED);
+	}
+	if (!fire) {
+		if (kn->flags & EV_DROP)
+			kq_drop(kq, kn);
+		return 0;
+	}
+	kq_copyout(out, kn);
+	return 1;
+}
+
 /* Called by the scan for each epoll report on an fd entry (directly, by
  * kq_source_report: the hottest call there). */
 void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
