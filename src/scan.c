@@ -85,8 +85,9 @@ static void harvest_rest(struct kqueue *kq, int r, int maxevents, int want)
 /*
  * Records a round of kq_scan() delivers straight from epoll's reports
  * (kq_fd_report_direct) instead of through the ready queue.  Only while the
- * queue is empty when the reports come (knotes carried over from an earlier
- * call go first), and only for a harvest that took all epoll had: one that
+ * queue is empty (knotes carried over from an earlier call, or queued by
+ * an earlier report of the same harvest, go first), and only for a harvest
+ * that took all epoll had: one that
  * filled its buffer asks again (harvest_rest), and a level entry delivered
  * directly would be reported a second time, and delivered twice.
  */
@@ -108,7 +109,10 @@ static void scan_reports(struct kqueue *kq, const struct epoll_event *evs, int n
 	kq_sources_harvest(kq, evs, n);
 	for (int i = 0; i < n; i++) {
 		uint64_t tag = evs[i].data.u64;
-		if (d->n < d->room && kq_source_of(tag) == &kq_fd_source) {
+		/* once a report has queued a knote, the rest queue behind it:
+		 * records keep the order of activation (a listener's
+		 * connection before the connect it completed, say) */
+		if (d->n < d->room && !kq->qhead && kq_source_of(tag) == &kq_fd_source) {
 			int r = kq_fd_report_direct(kq, tag, evs[i].events, &d->ev[d->n], n);
 			if (r >= 0) {
 				d->n += r;
