@@ -88,6 +88,14 @@ static inline void kq_held_pop(struct kq_mutex *m)
 {
 	unsigned n = kq_held.n;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	/* the common case: m is the top entry (no nesting, or the inner one) */
+	if (n - 1 < KQ_HELD_MAX && kq_held.m[n - 1] == m) {
+		kq_held.n = n - 1;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		kq_held.m[n - 1] = NULL;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		return;
+	}
 	if (n > KQ_HELD_MAX) {
 		kq_held.n = n - 1;
 		return;
