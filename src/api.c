@@ -135,6 +135,7 @@ static int apply_changes(struct kqueue *kq, const struct kevent *changes,
 
 static int kevent_changes(int kqfd, const struct kevent *changelist, int nchanges,
 			  struct kevent *eventlist, int nevents, const struct timespec *timeout);
+static int kevent_one(int kqfd, const struct kevent *change);
 
 KQ_API int kevent(int kqfd, const struct kevent *changelist, int nchanges,
 		  struct kevent *eventlist, int nevents, const struct timespec *timeout)
@@ -147,7 +148,30 @@ KQ_API int kevent(int kqfd, const struct kevent *changelist, int nchanges,
 		int r = kq_poll(kqfd, eventlist, nevents);   /* cancellation point */
 		return r < 0 ? fail(r) : r;
 	}
+	/* One change and no events: how most programs apply their changes
+	 * (FreeBSD's outcome below, without the changelist machinery). */
+	if (nchanges == 1 && nevents == 0 && changelist)
+		return kevent_one(kqfd, changelist);
 	return kevent_changes(kqfd, changelist, nchanges, eventlist, nevents, timeout);
+}
+
+/* kevent(kq, change, 1, NULL, 0, timeout): the change's error, if any, has
+ * no room for its record, so it is the call's errno; a receipt is dropped
+ * for the same reason; the timeout is not looked at (no wait follows). */
+static int kevent_one(int kqfd, const struct kevent *change)
+{
+	int r;
+	struct kqueue *kq = kq_acquire(kqfd, &r);
+	if (!kq)
+		return fail(r);
+	struct kevent kev = *change;
+	r = 0;
+	if (kev.filter != 0) {
+		kev.flags &= ~EV_SYSFLAGS;
+		r = kq_register(kq, &kev);
+	}
+	kq_release(kq);
+	return r < 0 ? fail(r) : 0;
 }
 
 /* Everything but a poll without changes. */
