@@ -93,15 +93,14 @@ static void harvest_rest(struct kqueue *kq, int r, int maxevents, int want)
  */
 struct direct {
 	struct kevent *ev;
-	int room;
+	int room;   /* 0: no direct delivery (kq_harvest) */
 	int n;
-	bool on;
 };
 
 static void scan_reports(struct kqueue *kq, const struct epoll_event *evs, int n,
 			 int maxevents, struct direct *d)
 {
-	if (!d->on || kq->qhead || n >= maxevents) {
+	if (d->n >= d->room || kq->qhead || n >= maxevents) {
 		kq_scan_reports(kq, evs, n);
 		return;
 	}
@@ -123,7 +122,9 @@ static void scan_reports(struct kqueue *kq, const struct epoll_event *evs, int n
 	}
 }
 
-static int harvest(struct kqueue *kq, int maxevents, int want, struct direct *d)
+/* Inline: kq_poll() calls it on every zero-timeout kevent(). */
+static inline __attribute__((always_inline))
+int harvest(struct kqueue *kq, int maxevents, int want, struct direct *d)
 {
 	kq->skips = 0;
 	if (maxevents > kq->hbufcap)
@@ -138,7 +139,7 @@ static int harvest(struct kqueue *kq, int maxevents, int want, struct direct *d)
 
 int kq_harvest(struct kqueue *kq, int maxevents, int want)
 {
-	struct direct none = { .on = false };
+	struct direct none = { NULL, 0, 0 };
 	return harvest(kq, maxevents, want, &none);
 }
 
@@ -342,6 +343,18 @@ static void absorb_window(struct kqueue *kq, struct delivered *dl)
 	}
 }
 
+/* Delivers from the ready queue into the event list's room after the
+ * records d already holds there; returns the records in all. */
+static int deliver(struct kqueue *kq, const struct direct *d, unsigned carried)
+{
+	struct delivered dl;
+	dl.n = 0;
+	kq_sources_deliver(kq, d->room - d->n);
+	int n = d->n + kq_deliver(kq, d->ev + d->n, d->room - d->n, &dl, carried);
+	absorb_window(kq, &dl);
+	return n;
+}
+
 /*
  * An EV_CLEAR knote left queued by an earlier call may have a newer report
  * waiting in epoll for the same activation (a second write, the close of
@@ -446,7 +459,7 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 	int orphan_rounds = 0;
 	for (int round = 0;; round++) {
 		int got = 0;
-		struct direct d = { ev, nevents, 0, true };
+		struct direct d = { ev, nevents, 0 };
 		unsigned reports0 = kq->nreports, stale0 = kq->nstale;
 		if (skip) {
 			skip = false;
@@ -498,12 +511,8 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 				harvest(kq, maxev, nevents, &d);
 			}
 		}
-		struct delivered dl;
-		dl.n = 0;
-		kq_sources_deliver(kq, nevents - d.n);
-		int n = d.n + kq_deliver(kq, ev + d.n, nevents - d.n, &dl, carried);
+		int n = deliver(kq, &d, carried);
 		carried = 0;
-		absorb_window(kq, &dl);
 		/* A zero timeout still owes what epoll holds: a pass that found
 		 * only stale knotes may have left ready ones unharvested.  The
 		 * bound keeps a level entry that keeps reporting a condition its
@@ -544,21 +553,10 @@ int kq_poll(int kqfd, struct kevent *ev, int nevents)
 		kq_release(kq);
 		return r;
 	}
-	kq->skips = 0;
-	int got = kq_epoll_wait(kq->epfd, kq->hbuf, maxev, 0);
+	struct direct d = { ev, nevents, 0 };
 	r = 0;
-	if (got > 0) {
-		struct direct d = { ev, nevents, 0, true };
-		scan_reports(kq, kq->hbuf, got, maxev, &d);
-		harvest_rest(kq, got, maxev, nevents);
-		r = d.n;
-		if (kq->qhead) {
-			struct delivered dl;
-			dl.n = 0;
-			kq_sources_deliver(kq, nevents - r);
-			r += kq_deliver(kq, ev + r, nevents - r, &dl, 0);
-			absorb_window(kq, &dl);
-		}
+	if (harvest(kq, maxev, nevents, &d) > 0) {
+		r = kq->qhead ? deliver(kq, &d, 0) : d.n;
 		/* reports that all came to nothing: the general rounds */
 		if (r == 0)
 			r = kq_scan(kq, ev, nevents, &zero, true);
