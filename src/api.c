@@ -135,6 +135,7 @@ static int apply_changes(struct kqueue *kq, const struct kevent *changes,
 
 static int kevent_changes(int kqfd, const struct kevent *changelist, int nchanges,
 			  struct kevent *eventlist, int nevents, const struct timespec *timeout);
+__attribute__((noinline))
 static int kevent_one(int kqfd, const struct kevent *change);
 
 KQ_API int kevent(int kqfd, const struct kevent *changelist, int nchanges,
@@ -145,8 +146,7 @@ KQ_API int kevent(int kqfd, const struct kevent *changelist, int nchanges,
 	 * library makes no other cancellable call (sys.h). */
 	if (nchanges == 0 && nevents > 0 && eventlist && timeout &&
 	    timeout->tv_sec == 0 && timeout->tv_nsec == 0) {
-		int r = kq_poll(kqfd, eventlist, nevents);   /* cancellation point */
-		return r < 0 ? fail(r) : r;
+		return kq_poll(kqfd, eventlist, nevents);   /* cancellation point */
 	}
 	/* One change and no events: how most programs apply their changes
 	 * (FreeBSD's outcome below, without the changelist machinery). */

@@ -31,6 +31,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <string.h>
@@ -58,24 +59,35 @@ struct knote;
 #define KQ_FPRIV_FILE_WATCHED 0x0001
 
 struct knote {
-	struct knote  *qnext;    /* ready queue */
-	struct knote **qprevp;   /* ready queue; NULL when not queued */
-	struct knote  *link;     /* next knote in the same fd slot / hash bucket */
+	/* What a record copies out comes first, laid out as struct kevent's
+	 * own first 32 bytes (kq_copyout), then what delivery reads: a
+	 * record touches one or two cache lines of its knote. */
 	uintptr_t      ident;
-	int64_t        sdata;    /* data as the user registered it */
-	int64_t        data;     /* data to report */
-	void          *udata;
-	void          *fstate;   /* filter-private state (timers) */
-	uint64_t      *ext;      /* ext[4] as registered, or NULL when all zero
-				  * (EV_SET's default; saves 32 bytes a knote) */
-	uint32_t       sfflags;  /* fflags as the user registered them */
-	uint32_t       fflags;   /* fflags to report */
 	short          filter;
 	uint16_t       flags;    /* stored EV_ flags; EV_EOF set by the filter */
+	uint32_t       fflags;   /* fflags to report */
+	int64_t        data;     /* data to report */
+	void          *udata;
+	uint64_t      *ext;      /* ext[4] as registered, or NULL when all zero
+				  * (EV_SET's default; saves 32 bytes a knote) */
+	struct knote  *link;     /* next knote in the same fd slot / hash bucket */
 	uint8_t        status;   /* KN_ bits */
 	uint8_t        fpriv;    /* filter-private */
 	uint16_t       slot;     /* index in its slab (slab.c) */
+	uint32_t       sfflags;  /* fflags as the user registered them */
+	struct knote  *qnext;    /* ready queue */
+	struct knote **qprevp;   /* ready queue; NULL when not queued */
+	int64_t        sdata;    /* data as the user registered it */
+	void          *fstate;   /* filter-private state (timers) */
 };
+/* the bytes of struct kevent that a knote holds as they are */
+#define KQ_KEV_HEAD offsetof(struct kevent, ext)
+_Static_assert(offsetof(struct knote, filter) == offsetof(struct kevent, filter) &&
+	       offsetof(struct knote, flags) == offsetof(struct kevent, flags) &&
+	       offsetof(struct knote, fflags) == offsetof(struct kevent, fflags) &&
+	       offsetof(struct knote, data) == offsetof(struct kevent, data) &&
+	       offsetof(struct knote, udata) == offsetof(struct kevent, udata) &&
+	       offsetof(struct knote, ext) == KQ_KEV_HEAD, "knote head is a kevent's");
 
 /* Per fd number, per kqueue: the knotes on it and its epoll entry.  A slot
  * whose last knote went may keep its entry and kind ("parked",
@@ -160,6 +172,23 @@ struct kqueue {
 	unsigned           qcount;
 	struct knote      *qhead;    /* ready queue, FIFO */
 
+	/* The second line: the rest of what a zero-timeout kevent() reads
+	 * (scan.c, kq_poll). */
+	struct epoll_event *hbuf;    /* epoll reports are read here (scan.c) */
+	int                hbufcap;
+	unsigned           skips;    /* calls in a row answered without epoll */
+	/* knotes are being dropped by close(), which may run in a signal
+	 * handler that interrupted malloc(): memory they free waits in
+	 * `graveyard` for the next kq_release() (slab.c) */
+	void              *graveyard;
+	uint64_t           nact;     /* knotes ever queued: activations, for outer kqueues */
+	struct kq_rechecks *rechecks; /* EV_CLEAR datagram knotes to look at again
+				       * (filter/dgram.c), or NULL */
+	unsigned           nreports; /* epoll reports processed (scan.c) */
+	unsigned           nstale;   /* ... of them for entries we no longer hold */
+	bool               no_free;
+	bool               exact_eof; /* LIBKQ_EXACT_EOF (filter/fd.c), when created */
+
 	struct knote     **qtailp;
 	struct kq_efdinfo *efdinfo;  /* kept eventfd fdinfo files (filter/efdinfo.c), or NULL */
 	unsigned           quiescers;  /* threads waiting in kq_quiesce() */
@@ -169,19 +198,6 @@ struct kqueue {
 	struct kq_cond     cond;
 	int                waitfd;   /* epoll set holding epfd: sleeping without
 				      * consuming when threads share the kqueue; -1 */
-
-	struct epoll_event *hbuf;    /* epoll reports are read here (scan.c) */
-	int                hbufcap;
-	/* knotes are being dropped by close(), which may run in a signal
-	 * handler that interrupted malloc(): memory they free waits in
-	 * `graveyard` for the next kq_release() (slab.c) */
-	bool               no_free;
-	void              *graveyard;
-	unsigned           skips;    /* calls in a row answered without epoll */
-
-	uint64_t           nact;     /* knotes ever queued: activations, for outer kqueues */
-	unsigned           nreports; /* epoll reports processed (scan.c) */
-	unsigned           nstale;   /* ... of them for entries we no longer hold */
 
 	struct knote     **hash;     /* non-fd knotes, by ident */
 	unsigned           hsize;    /* power of two, or 0 */
@@ -193,8 +209,6 @@ struct kqueue {
 	struct kq_timers  *timers;   /* EVFILT_TIMER: one timerfd + heap, or NULL */
 	struct kq_sigs    *sigs;     /* EVFILT_SIGNAL knotes of this kqueue, or NULL */
 	struct kq_procs   *procs;    /* EVFILT_PROC: pidfd slots, connector, or NULL */
-	struct kq_rechecks *rechecks; /* EV_CLEAR datagram knotes to look at again
-				       * (filter/dgram.c), or NULL */
 
 	/* Its bit in the descriptor table's holder sets (fdtab.c), taken at
 	 * creation and given back at teardown; -1 when all KQ_IDS are taken. */
@@ -208,6 +222,9 @@ struct kqueue {
 	 * kqueue's own number; 0 is a free slot. */
 	atomic_int         deferred[KQ_DEFER_MAX];
 };
+/* kq_poll() reads the first two lines of the struct and no further. */
+_Static_assert(offsetof(struct kqueue, hbuf) == 64 &&
+	       offsetof(struct kqueue, exact_eof) < 128, "kqueue hot lines");
 
 /*
  * Sources: the kernel side of the filters.  Every object a kqueue puts in
@@ -273,6 +290,7 @@ static inline const struct kq_source *kq_source_of(uint64_t tag)
 	return k < KQ_SRC_FIXED ? kq_fixed_sources[k] : &kq_pidfd_source;
 }
 void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents);   /* kq_fd_source's */
+bool kq_fd_exact_eof(void);   /* LIBKQ_EXACT_EOF is set (filter/fd.c) */
 /* A report delivered without the ready queue when it can be (filter/fd.c):
  * -1 when it cannot (nothing done), else the records written at *out. */
 int  kq_fd_report_direct(struct kqueue *kq, uint64_t tag, uint32_t revents,
@@ -367,12 +385,7 @@ void kq_activate(struct kqueue *kq, struct knote *kn);
 /* A knote's record, as FreeBSD copies it out. */
 static inline void kq_copyout(struct kevent *ev, const struct knote *kn)
 {
-	ev->ident = kn->ident;
-	ev->filter = kn->filter;
-	ev->flags = kn->flags;
-	ev->fflags = kn->fflags;
-	ev->data = kn->data;
-	ev->udata = kn->udata;
+	memcpy(ev, kn, KQ_KEV_HEAD);
 	if (kn->ext)
 		memcpy(ev->ext, kn->ext, sizeof ev->ext);
 	else
@@ -411,7 +424,7 @@ int  kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
              const struct timespec *timeout, bool cancellable);
 int  kq_harvest(struct kqueue *kq, int maxevents, int want);
 /* kevent() without changes, with a zero timeout: acquires, scans, releases */
-int  kq_poll(int kqfd, struct kevent *ev, int nevents);
+int  kq_poll(int kqfd, struct kevent *ev, int nevents) __attribute__((noinline));
 /* Hands n epoll reports to their sources (a source with a nested set of
  * its own passes that set's reports back in). */
 void kq_scan_reports(struct kqueue *kq, const struct epoll_event *evs, int n);

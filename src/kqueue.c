@@ -27,6 +27,37 @@ static struct kqueue *kq_freelist;   /* kq_freelock */
 
 __thread struct kq_held kq_held __attribute__((tls_model("initial-exec")));
 
+/* lock.h: kq_held_pop() when m is not the top entry.  Async-signal-safe,
+ * as the rest of the record. */
+__attribute__((noinline, cold))
+void kq_held_pop_search(struct kq_mutex *m, unsigned n)
+{
+	if (n > KQ_HELD_MAX) {
+		kq_held.n = n - 1;
+		return;
+	}
+	for (unsigned i = n; i-- > 0;) {
+		if (kq_held.m[i] != m)
+			continue;
+		kq_held.m[i] = kq_held.m[n - 1];
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		kq_held.n = n - 1;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		kq_held.m[n - 1] = NULL;
+		break;
+	}
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+__attribute__((noinline, cold))
+bool kq_held_find(const struct kq_mutex *m, unsigned n)
+{
+	for (unsigned i = 0; i < n && i < KQ_HELD_MAX; i++)
+		if (kq_held.m[i] == m)
+			return true;
+	return false;
+}
+
 /*
  * Kqueue ids: a close() looks up which kqueues hold the number it closes
  * (fdtab.c keeps a bit per id) and visits those alone, so a thread closing
@@ -202,6 +233,7 @@ int kq_create(int flags)
 	kq->rechecks = NULL;
 	kq->no_free = false;
 	kq->graveyard = NULL;
+	kq->exact_eof = kq_fd_exact_eof();
 	id_take(kq);
 	for (unsigned i = 0; i < KQ_DEFER_MAX; i++)
 		atomic_store_explicit(&kq->deferred[i], 0, memory_order_relaxed);

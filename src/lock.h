@@ -59,9 +59,9 @@ struct kq_mutex {
  */
 #define KQ_HELD_MAX 8
 struct kq_held {
-	struct kq_mutex *m[KQ_HELD_MAX];
-	unsigned         n;
-};
+	unsigned         n;      /* first, and aligned: n and the first entry */
+	struct kq_mutex *m[KQ_HELD_MAX];   /* are always in one cache line */
+} __attribute__((aligned(16)));
 extern __thread struct kq_held kq_held
 	__attribute__((tls_model("initial-exec"), visibility("hidden")));
 
@@ -84,44 +84,30 @@ static inline void kq_held_push(struct kq_mutex *m)
  * kqueue inside one on its outer kqueue), so the search stops at the top.
  * The top entry moves into the freed slot before the count drops, and the
  * old top slot is cleared once it is beyond the count. */
+void kq_held_pop_search(struct kq_mutex *m, unsigned n);
 static inline void kq_held_pop(struct kq_mutex *m)
 {
 	unsigned n = kq_held.n;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	/* the common case: m is the top entry (no nesting, or the inner one) */
-	if (n - 1 < KQ_HELD_MAX && kq_held.m[n - 1] == m) {
+	if (__builtin_expect(n - 1 < KQ_HELD_MAX && kq_held.m[n - 1] == m, 1)) {
 		kq_held.n = n - 1;
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		kq_held.m[n - 1] = NULL;
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		return;
 	}
-	if (n > KQ_HELD_MAX) {
-		kq_held.n = n - 1;
-		return;
-	}
-	for (unsigned i = n; i-- > 0;) {
-		if (kq_held.m[i] != m)
-			continue;
-		kq_held.m[i] = kq_held.m[n - 1];
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		kq_held.n = n - 1;
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		kq_held.m[n - 1] = NULL;
-		break;
-	}
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	kq_held_pop_search(m, n);
 }
 
-/* Whether this thread holds m or waits for it (see above). */
+/* Whether this thread holds m or waits for it (see above).  The search
+ * is out of line: most calls find no entry at all. */
+bool kq_held_find(const struct kq_mutex *m, unsigned n);
 static inline bool kq_held_mine(const struct kq_mutex *m)
 {
 	unsigned n = kq_held.n;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	for (unsigned i = 0; i < n && i < KQ_HELD_MAX; i++)
-		if (kq_held.m[i] == m)
-			return true;
-	return false;
+	return __builtin_expect(n != 0, 0) && kq_held_find(m, n);
 }
 
 struct kq_cond {

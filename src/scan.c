@@ -97,16 +97,12 @@ struct direct {
 	int n;
 };
 
-static void scan_reports(struct kqueue *kq, const struct epoll_event *evs, int n,
-			 int maxevents, struct direct *d)
+/* Reports evs[i..n) of a harvest that took all epoll had, for direct
+ * delivery into d's room. */
+static void report_loop(struct kqueue *kq, const struct epoll_event *evs, int i, int n,
+			struct direct *d)
 {
-	if (d->n >= d->room || kq->qhead || n >= maxevents) {
-		kq_scan_reports(kq, evs, n);
-		return;
-	}
-	kq->nreports += (unsigned)n;
-	kq_sources_harvest(kq, evs, n);
-	for (int i = 0; i < n; i++) {
+	for (; i < n; i++) {
 		uint64_t tag = evs[i].data.u64;
 		/* once a report has queued a knote, the rest queue behind it:
 		 * records keep the order of activation (a listener's
@@ -120,6 +116,18 @@ static void scan_reports(struct kqueue *kq, const struct epoll_event *evs, int n
 		}
 		kq_source_report(kq, tag, evs[i].events);
 	}
+}
+
+static void scan_reports(struct kqueue *kq, const struct epoll_event *evs, int n,
+			 int maxevents, struct direct *d)
+{
+	if (d->n >= d->room || kq->qhead || n >= maxevents) {
+		kq_scan_reports(kq, evs, n);
+		return;
+	}
+	kq->nreports += (unsigned)n;
+	kq_sources_harvest(kq, evs, n);
+	report_loop(kq, evs, 0, n, d);
 }
 
 /* Inline: kq_poll() calls it on every zero-timeout kevent(). */
@@ -538,28 +546,101 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
  * are delivered directly (scan_reports) and the call is done.  Whatever
  * else turns up goes on as kq_scan() would have.
  */
-int kq_poll(int kqfd, struct kevent *ev, int nevents)
+static int poll_result(int r)
+{
+	if (r < 0) {
+		errno = -r;
+		return -1;
+	}
+	return r;
+}
+
+/* kq_poll() when the straight line does not apply: the general rounds. */
+__attribute__((noinline, cold))
+static int poll_general(struct kqueue *kq, struct kevent *ev, int nevents)
 {
 	static const struct timespec zero = { 0, 0 };
+	int r = kq_scan(kq, ev, nevents, &zero, true);
+	kq_release(kq);
+	return poll_result(r);
+}
+
+__attribute__((noinline, cold))
+static int poll_failed(int err)
+{
+	return poll_result(err);
+}
+
+/* kq_poll() from the first of epoll's n reports its straight line did not
+ * finish (i), with `done` records already written: what harvest() and
+ * kq_scan() would have done with them. */
+__attribute__((noinline))
+static int poll_rest(struct kqueue *kq, struct kevent *ev, int nevents, int n, int i,
+		     int done)
+{
+	static const struct timespec zero = { 0, 0 };
+	struct direct d = { ev, nevents, done };
+	int maxev = nevents + 2;
+	if (i < 0) {
+		scan_reports(kq, kq->hbuf, n, maxev, &d);
+		harvest_rest(kq, n, maxev, nevents);
+	} else {
+		/* a harvest that took all epoll had: nothing more to ask */
+		report_loop(kq, kq->hbuf, i, n, &d);
+	}
+	int r = kq->qhead ? deliver(kq, &d, 0) : d.n;
+	/* reports that all came to nothing: the general rounds */
+	if (r == 0)
+		r = kq_scan(kq, ev, nevents, &zero, true);
+	kq_release(kq);
+	return poll_result(r);
+}
+
+/*
+ * kevent() with no changes and a zero timeout, what event loops call most:
+ * one epoll_wait() and, for each report of a descriptor with one plain
+ * level knote, the filter's count and the record (kq_fd_report_direct).
+ * Anything else leaves the straight line for poll_general() or poll_rest(),
+ * which do what kq_scan() does.  This path is kept short in instructions
+ * and, above all, in the cache lines it touches, code and data: on some
+ * machines much of the cache is cold again after each system call, and
+ * each line then costs about a nanosecond (docs/design.md).  So no
+ * nreports count here (only kq_scan() reads it, within one call), no
+ * sources' harvest hook unless one-shot knotes are about (fd_harvest), and
+ * the kqueue's fields it reads sit in the struct's first two lines.
+ * Returns the records, or -1 with errno set.
+ */
+int kq_poll(int kqfd, struct kevent *ev, int nevents)
+{
 	int r;
 	pthread_testcancel();   /* kevent() is a cancellation point */
 	struct kqueue *kq = kq_acquire(kqfd, &r);
-	if (!kq)
-		return r;
+	if (__builtin_expect(!kq, 0))
+		return poll_failed(r);
 	int maxev = nevents + 2;
-	if (kq->qhead || kq->consumer || kq->rechecks || nevents > HARVEST_CAP - 2 ||
-	    maxev > kq->hbufcap) {
-		r = kq_scan(kq, ev, nevents, &zero, true);
-		kq_release(kq);
-		return r;
-	}
-	struct direct d = { ev, nevents, 0 };
+	if (__builtin_expect(kq->qhead || kq->consumer || kq->rechecks ||
+			     nevents > HARVEST_CAP - 2 || maxev > kq->hbufcap, 0))
+		return poll_general(kq, ev, nevents);
+	kq->skips = 0;
+	const struct epoll_event *evs = kq->hbuf;
+	int n = kq_epoll_wait(kq->epfd, kq->hbuf, maxev, 0);
 	r = 0;
-	if (harvest(kq, maxev, nevents, &d) > 0) {
-		r = kq->qhead ? deliver(kq, &d, 0) : d.n;
-		/* reports that all came to nothing: the general rounds */
-		if (r == 0)
-			r = kq_scan(kq, ev, nevents, &zero, true);
+	if (n > 0) {
+		/* a full buffer asks epoll again (harvest_rest); one-shot
+		 * knotes want their counts batched first (the sources'
+		 * harvest hook) */
+		if (__builtin_expect(n >= maxev || kq->fd_oneshot, 0))
+			return poll_rest(kq, ev, nevents, n, -1, 0);
+		for (int i = 0; i < n; i++) {
+			uint64_t tag = evs[i].data.u64;
+			int k;
+			if (r == nevents || kq->qhead || kq_source_of(tag) != &kq_fd_source ||
+			    (k = kq_fd_report_direct(kq, tag, evs[i].events, &ev[r], n)) < 0)
+				return poll_rest(kq, ev, nevents, n, i, r);
+			r += k;
+		}
+		if (__builtin_expect(r == 0 || kq->qhead, 0))
+			return poll_rest(kq, ev, nevents, n, n, r);
 	}
 	kq_release(kq);
 	return r;

@@ -46,6 +46,12 @@ __attribute__((constructor)) static void fd_exact_eof_env(void)
 	exact_eof = v && v[0] == '1';
 }
 
+/* Each kqueue keeps a copy, beside what its hot path reads. */
+bool kq_fd_exact_eof(void)
+{
+	return exact_eof;
+}
+
 #define SLOT_EPOLL   0x01   /* an entry exists in the main set */
 #define SLOT_ET      0x02   /* ... and it is edge-triggered */
 #define SLOT_NOPOLL  0x04   /* epoll refused the fd; the library drives it */
@@ -1135,7 +1141,7 @@ static int fd_event(struct kqueue *kq, struct knote *kn)
 	kn->fflags = 0;
 	int fire = kn->filter == EVFILT_READ ? read_event(kq, kn, s, r)
 					     : write_event(kq, kn, s, r);
-	if (exact_eof && !(kn->flags & EV_EOF) && !(s->state & SLOT_NOPOLL)) {
+	if (kq->exact_eof && !(kn->flags & EV_EOF) && !(s->state & SLOT_NOPOLL)) {
 		int p = sys_poll1(fd, POLLIN | POLLOUT | POLLRDHUP);
 		if (p > 0 && (p & (POLLHUP | POLLRDHUP | POLLERR))) {
 			kn->fflags = 0;
@@ -1146,6 +1152,23 @@ static int fd_event(struct kqueue *kq, struct knote *kn)
 	if (!fire && (kn->status & (KN_LEVELSRC | KN_FRESH)) == (KN_LEVELSRC | KN_FRESH))
 		demote(kq, kn);
 	return fire;
+}
+
+/* kq_fd_report_direct()'s knote, through the filter: kept out of line, so
+ * that the common record's path stays short (scan.c, kq_poll). */
+__attribute__((noinline))
+static int direct_event(struct kqueue *kq, struct knote *kn, struct kevent *out)
+{
+	kn->status |= KN_FRESH;
+	int fire = fd_event(kq, kn);
+	kn->status &= (uint8_t)~(KN_FRESH | KN_SNAPSHOT | KN_FORCED);
+	if (!fire) {
+		if (kn->flags & EV_DROP)
+			kq_drop(kq, kn);
+		return 0;
+	}
+	kq_copyout(out, kn);
+	return 1;
 }
 
 /*
@@ -1175,35 +1198,25 @@ int kq_fd_report_direct(struct kqueue *kq, uint64_t tag, uint32_t revents,
 		return -1;
 	s->revents = (uint16_t)revents;
 	kq->nact++;   /* an activation, as kq_enqueue() counts them */
-	int fire = 0;
 	int64_t n;
 	/* The commonest record, data arriving on a pipe or a TCP connection,
 	 * without fd_event()'s dispatch: read_event() does the same for
 	 * these bits.  A count that comes out 0 takes the whole way, which
 	 * knows what that can mean (an urgent mark, a listener). */
-	if (kn->filter == EVFILT_READ && !exact_eof &&
+	if (__builtin_expect(kn->filter == EVFILT_READ && !kq->exact_eof &&
 	    (revents & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) == EPOLLIN &&
 	    ((s->kind == KQ_FD_PIPE || s->kind == KQ_FD_FIFO)
 	     ? kq_fd_inq((int)kn->ident, &n) == 0
 	     : (s->kind == KQ_FD_TCP && !(kn->sfflags & NOTE_LOWAT) &&
 		!(kn->flags & EV_WAKEONE) && inq_of(kn, (int)kn->ident, &n) == 0)) &&
-	    n > 0) {
+	    n > 0, 1)) {
 		kn->flags &= (uint16_t)~EV_EOF;
 		kn->fflags = 0;
 		kn->data = n;
-		fire = 1;
-	} else {
-		kn->status |= KN_FRESH;
-		fire = fd_event(kq, kn);
-		kn->status &= (uint8_t)~(KN_FRESH | KN_SNAPSHOT | KN_FORCED);
+		kq_copyout(out, kn);
+		return 1;
 	}
-	if (!fire) {
-		if (kn->flags & EV_DROP)
-			kq_drop(kq, kn);
-		return 0;
-	}
-	kq_copyout(out, kn);
-	return 1;
+	return direct_event(kq, kn, out);
 }
 
 /* Called by the scan for each epoll report on an fd entry (directly, by
