@@ -36,7 +36,8 @@
 _Atomic int kq_owner_pid;
 
 #if KQ_VFORK_TRACKED
-_Atomic int kq_vforks;
+/* named by vfork.c's assembly, which link-time optimization cannot see */
+__attribute__((used)) _Atomic int kq_vforks;
 #endif
 
 /* Signals stay blocked from the prepare handler to the parent's or child's

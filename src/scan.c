@@ -16,6 +16,7 @@
  */
 #include "kq.h"
 #include "sys.h"
+#include "filter/fdslot.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -634,7 +635,15 @@ int kq_poll(int kqfd, struct kevent *ev, int nevents)
 		for (int i = 0; i < n; i++) {
 			uint64_t tag = evs[i].data.u64;
 			int k;
-			if (r == nevents || kq->qhead || kq_source_of(tag) != &kq_fd_source ||
+			if (r == nevents || kq->qhead)
+				return poll_rest(kq, ev, nevents, n, i, r);
+			/* a descriptor's tag has bit 31 clear (kq_source_of) */
+			if (__builtin_expect(!((uint32_t)tag & 0x80000000u) &&
+					     kq_fd_direct_read(kq, tag, evs[i].events, &ev[r], n), 1)) {
+				r++;
+				continue;
+			}
+			if (kq_source_of(tag) != &kq_fd_source ||
 			    (k = kq_fd_report_direct(kq, tag, evs[i].events, &ev[r], n)) < 0)
 				return poll_rest(kq, ev, nevents, n, i, r);
 			r += k;

@@ -50,17 +50,41 @@ static inline long kq_syscall6(long n, long a, long b, long c, long d, long e, l
 			 : "rcx", "r11", "memory");
 	return r;
 }
+
+/* Most calls have four arguments or fewer: two registers less to load. */
+static inline long kq_syscall4(long n, long a, long b, long c, long d)
+{
+	register long r10 __asm__("r10") = d;
+	long r;
+	__asm__ volatile("syscall"
+			 : "=a"(r)
+			 : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10)
+			 : "rcx", "r11", "memory");
+	return r;
+}
 #else
 static inline long kq_syscall6(long n, long a, long b, long c, long d, long e, long f)
 {
 	long r = syscall(n, a, b, c, d, e, f);
 	return r < 0 ? -errno : r;
 }
+
+static inline long kq_syscall4(long n, long a, long b, long c, long d)
+{
+	return kq_syscall6(n, a, b, c, d, 0, 0);
+}
 #endif
-#define KQ_SYSCALL_(n, a, b, c, d, e, f, ...)                                \
+#define KQ_SYSCALL6_(n, a, b, c, d, e, f, ...)                               \
 	kq_syscall6((long)(n), (long)(a), (long)(b), (long)(c), (long)(d),   \
 		    (long)(e), (long)(f))
-#define KQ_SYSCALL(...) KQ_SYSCALL_(__VA_ARGS__, 0, 0, 0, 0, 0, 0)
+#define KQ_SYSCALL4_(n, a, b, c, d, ...)                                     \
+	kq_syscall4((long)(n), (long)(a), (long)(b), (long)(c), (long)(d))
+/* KQ_SYSCALL(nr, args...): the four-argument form for up to four */
+#define KQ_SYSCALL_PICK_(_1, _2, _3, _4, _5, _6, _7, name, ...) name
+#define KQ_SYSCALL(...)                                                      \
+	KQ_SYSCALL_PICK_(__VA_ARGS__, KQ_SYSCALL6_, KQ_SYSCALL6_, KQ_SYSCALL4_, \
+			 KQ_SYSCALL4_, KQ_SYSCALL4_, KQ_SYSCALL4_, KQ_SYSCALL4_, \
+			 x)(__VA_ARGS__, 0, 0, 0, 0, 0, 0)
 
 static inline int sys_close(int fd)
 {

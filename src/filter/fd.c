@@ -23,6 +23,7 @@
 #include "kq.h"
 #include "sys.h"
 #include "filter/fdkind.h"
+#include "filter/fdslot.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -52,22 +53,7 @@ bool kq_fd_exact_eof(void)
 	return exact_eof;
 }
 
-#define SLOT_EPOLL   0x01   /* an entry exists in the main set */
-#define SLOT_ET      0x02   /* ... and it is edge-triggered */
-#define SLOT_NOPOLL  0x04   /* epoll refused the fd; the library drives it */
-#define SLOT_IN      0x08   /* the main entry has the READ bits */
-#define SLOT_OUT     0x10   /* the main entry has the WRITE bits */
-#define SLOT_DEMOTED 0x20   /* level reports turned out false: stay edge */
-#define SLOT_WEPOLL  0x40   /* the WRITE knote has its own entry in kq->wrfd */
-#define SLOT_WET     0x80   /* ... and it is edge-triggered */
-
 #define FPRIV_WATCHED KQ_FPRIV_FILE_WATCHED
-/* A TCP READ knote's data holds its SIOCINQ answer, a TCP WRITE knote's
- * its send space, from this call's batch (fd_deliver,
- * fd_harvest); TCP READ and WRITE knotes use fpriv for nothing
- * else. */
-#define FPRIV_INQ     0x02
-#define FPRIV_SPACE   0x04
 
 #define READ_BITS   (EPOLLIN | EPOLLRDHUP)
 /* EVFILT_VNODE knotes share the fd's knote list but not its epoll entry */
@@ -80,10 +66,6 @@ static struct kq_fdslot *slot_of(struct kqueue *kq, const struct knote *kn)
 	return kq_fdslot(kq, (int)kn->ident, false);
 }
 
-/* epoll_event.data of an entry: generation and fd; bit 63 marks the entry
- * in the WRITE set.  (Bit 31 stays clear: fds are below 2^31, and that is
- * how the scan tells descriptor entries from its own tags.) */
-#define TAG_WRSET (UINT64_C(1) << 63)
 
 static uint64_t tag_of(const struct kq_fdslot *s, int fd)
 {
@@ -675,7 +657,6 @@ static int space_of(struct knote *kn, int fd, bool died, int64_t *n)
  * answer asks by system call as usual; one it answered consumes the
  * answer at its very next evaluation, in the same kevent() call.
  */
-#define PREFETCH_MIN 4
 
 struct prefetch {
 	struct knote     *kn[KQ_URING_MAX];
