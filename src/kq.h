@@ -142,10 +142,13 @@ struct kq_efdinfo;
 #define KQ_DEFER_SELF (1 << 30)
 
 struct kqueue {
-	/* What every kevent() and every change reads comes first, in one
-	 * cache line: a change's own work is a few hundred instructions
-	 * next to an epoll_ctl() that evicts much of the cache, so each
-	 * further line it touches shows in its cost. */
+	/* The first line: what every kevent() reads, and what both sides of
+	 * a hand-off between threads write (one thread queues a knote, the
+	 * other takes it): the lock, the queue and the counts beside it.
+	 * Each further line that both write moves between their processors
+	 * on every hand-off.  A change's own work is also a few hundred
+	 * instructions next to an epoll_ctl() that evicts much of the cache,
+	 * so each line it touches shows in its cost. */
 	struct kq_mutex    lock;
 	int                epfd;     /* private dup of the user's epoll fd */
 	int                ufd;      /* the number the user holds; -1 once closed */
@@ -165,31 +168,31 @@ struct kqueue {
 					* added (kq_fd_prefetch_reports) */
 	bool               wake_on;  /* wakefd currently readable */
 	atomic_bool        deferred_any; /* closes are waiting in deferred[] */
-	unsigned           nfds;
-	struct kq_fdslot  *fds;      /* indexed by fd */
-	struct kq_slab    *slabs;    /* knote slabs with free room (slab.c) */
-	unsigned           nknotes;  /* knotes allocated */
+	bool               no_free;
 	unsigned           qcount;
+	unsigned           nfds;
 	struct knote      *qhead;    /* ready queue, FIFO */
-
-	/* The second line: the rest of what a zero-timeout kevent() reads
-	 * (scan.c, kq_poll). */
-	struct epoll_event *hbuf;    /* epoll reports are read here (scan.c) */
-	int                hbufcap;
-	unsigned           skips;    /* calls in a row answered without epoll */
+	struct knote     **qtailp;
+	uint64_t           nact;     /* knotes ever queued: activations, for outer kqueues */
 	/* knotes are being dropped by close(), which may run in a signal
 	 * handler that interrupted malloc(): memory they free waits in
 	 * `graveyard` for the next kq_release() (slab.c) */
 	void              *graveyard;
-	uint64_t           nact;     /* knotes ever queued: activations, for outer kqueues */
+
+	/* The second line: the rest of what a zero-timeout kevent() reads
+	 * (scan.c, kq_poll), and what only the side that collects writes. */
+	struct kq_fdslot  *fds;      /* indexed by fd */
+	struct epoll_event *hbuf;    /* epoll reports are read here (scan.c) */
+	int                hbufcap;
+	unsigned           skips;    /* calls in a row answered without epoll */
 	struct kq_rechecks *rechecks; /* EV_CLEAR datagram knotes to look at again
 				       * (filter/dgram.c), or NULL */
 	unsigned           nreports; /* epoll reports processed (scan.c) */
 	unsigned           nstale;   /* ... of them for entries we no longer hold */
-	bool               no_free;
+	struct kq_slab    *slabs;    /* knote slabs with free room (slab.c) */
+	unsigned           nknotes;  /* knotes allocated */
 	bool               exact_eof; /* LIBKQ_EXACT_EOF (filter/fd.c), when created */
 
-	struct knote     **qtailp;
 	struct kq_efdinfo *efdinfo;  /* kept eventfd fdinfo files (filter/efdinfo.c), or NULL */
 	unsigned           quiescers;  /* threads waiting in kq_quiesce() */
 	int                wakefd;   /* eventfd: readable iff the ready queue is non-empty */
@@ -223,7 +226,7 @@ struct kqueue {
 	atomic_int         deferred[KQ_DEFER_MAX];
 };
 /* kq_poll() reads the first two lines of the struct and no further. */
-_Static_assert(offsetof(struct kqueue, hbuf) == 64 &&
+_Static_assert(offsetof(struct kqueue, graveyard) < 64 && offsetof(struct kqueue, fds) == 64 &&
 	       offsetof(struct kqueue, exact_eof) < 128, "kqueue hot lines");
 
 /*
