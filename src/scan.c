@@ -538,15 +538,7 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 	}
 }
 
-/*
- * kevent() with no changes and a zero timeout: what event loops call
- * between rounds of work and benchmarks call in a loop, so the short way
- * through it is worth having.  When nothing is carried on the ready queue,
- * no source has work at the start of a call (a datagram recheck), no other
- * thread consumes, and one epoll_wait() takes all epoll has, the reports
- * are delivered directly (scan_reports) and the call is done.  Whatever
- * else turns up goes on as kq_scan() would have.
- */
+/* kq_poll()'s return: the records, or -1 with errno set. */
 static int poll_result(int r)
 {
 	if (r < 0) {
@@ -598,18 +590,19 @@ static int poll_rest(struct kqueue *kq, struct kevent *ev, int nevents, int n, i
 }
 
 /*
- * kevent() with no changes and a zero timeout, what event loops call most:
- * one epoll_wait() and, for each report of a descriptor with one plain
- * level knote, the filter's count and the record (kq_fd_report_direct).
- * Anything else leaves the straight line for poll_general() or poll_rest(),
- * which do what kq_scan() does.  This path is kept short in instructions
- * and, above all, in the cache lines it touches, code and data: on some
- * machines much of the cache is cold again after each system call, and
- * each line then costs about a nanosecond (docs/design.md).  So no
- * nreports count here (only kq_scan() reads it, within one call), no
- * sources' harvest hook unless one-shot knotes are about (fd_harvest), and
- * the kqueue's fields it reads sit in the struct's first two lines.
- * Returns the records, or -1 with errno set.
+ * kevent() with no changes and a zero timeout: what event loops call
+ * between rounds of work, and benchmarks in a loop.  When nothing is
+ * carried on the ready queue, no source has work at the start of a call (a
+ * datagram recheck), no other thread consumes, and one epoll_wait() takes
+ * all epoll has, each report of a descriptor with one plain level knote
+ * becomes its record at once: inline for the commonest
+ * (kq_fd_direct_read), else by kq_fd_report_direct().  Anything else leaves
+ * the straight line for poll_general() or poll_rest(), which go on as
+ * kq_scan() would have.  Every instruction here shows next to the floor of
+ * two system calls per event, so: no nreports count (only kq_scan() reads
+ * it, within one call), no sources' harvest hook unless one-shot knotes are
+ * about (fd_harvest), and the kqueue's fields it reads sit in the struct's
+ * first two cache lines.  Returns the records, or -1 with errno set.
  */
 int kq_poll(int kqfd, struct kevent *ev, int nevents)
 {
