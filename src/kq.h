@@ -493,11 +493,11 @@ static inline struct kqueue *kq_acquire(int fd, int *err)
 	 * the same kqueue: waiting would wait for itself, and the interrupted
 	 * call may be half-way through a change.  FreeBSD's kevent() is one
 	 * system call, never interrupted so. */
-	if (__builtin_expect(kq_held_mine(&kq->lock), 0)) {
+	if (__builtin_expect(!kq_held_enter(&kq->lock), 0)) {
 		*err = -EDEADLK;
 		return kq_acquire_failed(kq, false);
 	}
-	kq_held_push(&kq->lock);   /* before the lock is ours: see lock.h */
+	/* recorded before the lock is ours: see lock.h */
 	kq_mutex_lock(&kq->lock);
 	/* A live kqueue whose number is fd is the one the table names: both
 	 * change together under this lock.  A recycled object (free list) now

@@ -72,11 +72,12 @@ extern __thread struct kq_held kq_held
  * nothing rather than an older entry. */
 static inline void kq_held_push(struct kq_mutex *m)
 {
-	unsigned n = kq_held.n;
-	kq_held.n = n + 1;
+	struct kq_held *h = &kq_held;
+	unsigned n = h->n;
+	h->n = n + 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (n < KQ_HELD_MAX)
-		kq_held.m[n] = m;
+		h->m[n] = m;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
@@ -87,13 +88,14 @@ static inline void kq_held_push(struct kq_mutex *m)
 void kq_held_pop_search(struct kq_mutex *m, unsigned n);
 static inline void kq_held_pop(struct kq_mutex *m)
 {
-	unsigned n = kq_held.n;
+	struct kq_held *h = &kq_held;   /* one TLS address, not one per access */
+	unsigned n = h->n;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	/* the common case: m is the top entry (no nesting, or the inner one) */
-	if (__builtin_expect(n - 1 < KQ_HELD_MAX && kq_held.m[n - 1] == m, 1)) {
-		kq_held.n = n - 1;
+	if (__builtin_expect(n - 1 < KQ_HELD_MAX && h->m[n - 1] == m, 1)) {
+		h->n = n - 1;
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		kq_held.m[n - 1] = NULL;
+		h->m[n - 1] = NULL;
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		return;
 	}
@@ -108,6 +110,24 @@ static inline bool kq_held_mine(const struct kq_mutex *m)
 	unsigned n = kq_held.n;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	return __builtin_expect(n != 0, 0) && kq_held_find(m, n);
+}
+
+/* kq_held_mine(), then kq_held_push() unless it was: false if this thread
+ * already holds m or waits for it.  The count is read once: a handler that
+ * runs between the read and the push leaves it as it found it. */
+static inline bool kq_held_enter(struct kq_mutex *m)
+{
+	struct kq_held *h = &kq_held;
+	unsigned n = h->n;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (__builtin_expect(n != 0, 0) && kq_held_find(m, n))
+		return false;
+	h->n = n + 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (n < KQ_HELD_MAX)
+		h->m[n] = m;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	return true;
 }
 
 struct kq_cond {
