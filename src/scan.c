@@ -611,10 +611,11 @@ int kq_poll(int kqfd, struct kevent *ev, int nevents)
 	struct kqueue *kq = kq_acquire(kqfd, &r);
 	if (__builtin_expect(!kq, 0))
 		return poll_failed(r);
-	int maxev = nevents + 2;
+	/* hbufcap <= HARVEST_CAP, so this also bounds nevents (> 0 here) */
 	if (__builtin_expect(kq->qhead || kq->consumer || kq->rechecks ||
-			     nevents > HARVEST_CAP - 2 || maxev > kq->hbufcap, 0))
+			     (unsigned)nevents + 2 > (unsigned)kq->hbufcap, 0))
 		return poll_general(kq, ev, nevents);
+	int maxev = nevents + 2;
 	kq->skips = 0;
 	const struct epoll_event *evs = kq->hbuf;
 	int n = kq_epoll_wait(kq->epfd, kq->hbuf, maxev, 0);
@@ -628,9 +629,10 @@ int kq_poll(int kqfd, struct kevent *ev, int nevents)
 		for (int i = 0; i < n; i++) {
 			uint64_t tag = evs[i].data.u64;
 			int k;
-			if (r == nevents || kq->qhead)
+			if (r == nevents)
 				return poll_rest(kq, ev, nevents, n, i, r);
-			/* a descriptor's tag has bit 31 clear (kq_source_of) */
+			/* a descriptor's tag has bit 31 clear (kq_source_of);
+			 * the inline record queues nothing */
 			if (__builtin_expect(!((uint32_t)tag & 0x80000000u) &&
 					     kq_fd_direct_read(kq, tag, evs[i].events, &ev[r], n), 1)) {
 				r++;
@@ -640,6 +642,9 @@ int kq_poll(int kqfd, struct kevent *ev, int nevents)
 			    (k = kq_fd_report_direct(kq, tag, evs[i].events, &ev[r], n)) < 0)
 				return poll_rest(kq, ev, nevents, n, i, r);
 			r += k;
+			/* whatever it queued goes before the rest (report_loop) */
+			if (kq->qhead)
+				return poll_rest(kq, ev, nevents, n, i + 1, r);
 		}
 		if (__builtin_expect(r == 0 || kq->qhead, 0))
 			return poll_rest(kq, ev, nevents, n, n, r);
