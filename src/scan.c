@@ -98,6 +98,20 @@ struct direct {
 	int n;
 };
 
+/* One report straight into a record at *out: -1 when it must go through
+ * the queue (nothing done), else the records written (0 or 1).  The caller
+ * has seen the ready queue empty. */
+static inline __attribute__((always_inline))
+int direct_record(struct kqueue *kq, uint64_t tag, uint32_t revents, struct kevent *out,
+		  int nreports)
+{
+	if (kq_source_of(tag) != &kq_fd_source)
+		return -1;
+	if (__builtin_expect(kq_fd_direct_read(kq, tag, revents, out, nreports), 1))
+		return 1;
+	return kq_fd_report_direct(kq, tag, revents, out, nreports);
+}
+
 /* Reports evs[i..n) of a harvest that took all epoll had, for direct
  * delivery into d's room. */
 static void report_loop(struct kqueue *kq, const struct epoll_event *evs, int i, int n,
@@ -108,8 +122,8 @@ static void report_loop(struct kqueue *kq, const struct epoll_event *evs, int i,
 		/* once a report has queued a knote, the rest queue behind it:
 		 * records keep the order of activation (a listener's
 		 * connection before the connect it completed, say) */
-		if (d->n < d->room && !kq->qhead && kq_source_of(tag) == &kq_fd_source) {
-			int r = kq_fd_report_direct(kq, tag, evs[i].events, &d->ev[d->n], n);
+		if (d->n < d->room && !kq->qhead) {
+			int r = direct_record(kq, tag, evs[i].events, &d->ev[d->n], n);
 			if (r >= 0) {
 				d->n += r;
 				continue;
@@ -595,8 +609,7 @@ static int poll_rest(struct kqueue *kq, struct kevent *ev, int nevents, int n, i
  * carried on the ready queue, no source has work at the start of a call (a
  * datagram recheck), no other thread consumes, and one epoll_wait() takes
  * all epoll has, each report of a descriptor with one plain level knote
- * becomes its record at once: inline for the commonest
- * (kq_fd_direct_read), else by kq_fd_report_direct().  Anything else leaves
+ * becomes its record at once (direct_record).  Anything else leaves
  * the straight line for poll_general() or poll_rest(), which go on as
  * kq_scan() would have.  Every instruction here shows next to the floor of
  * two system calls per event, so: no nreports count (only kq_scan() reads
@@ -626,17 +639,18 @@ int kq_poll(int kqfd, struct kevent *ev, int nevents)
 		 * harvest hook) */
 		if (__builtin_expect(n >= maxev || kq->fd_oneshot, 0))
 			return poll_rest(kq, ev, nevents, n, -1, 0);
+		/* direct_record() spelt out: the compiler lays this loop out
+		 * shorter when the inline record ends in a `continue` of its
+		 * own (8 instructions fewer a call, 15 a further event) */
 		for (int i = 0; i < n; i++) {
 			uint64_t tag = evs[i].data.u64;
 			int k;
 			if (r == nevents)
 				return poll_rest(kq, ev, nevents, n, i, r);
-			/* a descriptor's tag has bit 31 clear (kq_source_of);
-			 * the inline record queues nothing */
-			if (__builtin_expect(!((uint32_t)tag & 0x80000000u) &&
+			if (__builtin_expect(kq_source_of(tag) == &kq_fd_source &&
 					     kq_fd_direct_read(kq, tag, evs[i].events, &ev[r], n), 1)) {
 				r++;
-				continue;
+				continue;   /* the inline record queues nothing */
 			}
 			if (kq_source_of(tag) != &kq_fd_source ||
 			    (k = kq_fd_report_direct(kq, tag, evs[i].events, &ev[r], n)) < 0)

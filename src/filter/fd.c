@@ -1135,23 +1135,6 @@ static int fd_event(struct kqueue *kq, struct knote *kn)
 	return fire;
 }
 
-/* kq_fd_report_direct()'s knote, through the filter: kept out of line, so
- * that the common record's path stays short (scan.c, kq_poll). */
-__attribute__((noinline))
-static int direct_event(struct kqueue *kq, struct knote *kn, struct kevent *out)
-{
-	kn->status |= KN_FRESH;
-	int fire = fd_event(kq, kn);
-	kn->status &= (uint8_t)~(KN_FRESH | KN_SNAPSHOT | KN_FORCED);
-	if (!fire) {
-		if (kn->flags & EV_DROP)
-			kq_drop(kq, kn);
-		return 0;
-	}
-	kq_copyout(out, kn);
-	return 1;
-}
-
 /*
  * The direct path (scan.c): a report whose slot holds a single enabled
  * level knote without EV_CLEAR, EV_ONESHOT or EV_DISPATCH, on a level entry,
@@ -1160,9 +1143,11 @@ static int direct_event(struct kqueue *kq, struct knote *kn, struct kevent *out)
  * such a knote is never queued again after a delivery (epoll reports it
  * again while it holds), and nothing else in the call looks at it.  TCP
  * knotes among enough reports stay on the queue, where their counts come
- * in one batch (fd_deliver).  Returns -1 when the report must take the
- * general path (nothing was done), else the number of records written at
- * *out (0 or 1).
+ * in one batch (fd_deliver).  The commonest record (data on a pipe, a FIFO
+ * or a TCP connection) is made by kq_fd_direct_read() before this is asked
+ * (scan.c, direct_record); this evaluates the rest through the filter.
+ * Returns -1 when the report must take the general path (nothing was
+ * done), else the number of records written at *out (0 or 1).
  */
 int kq_fd_report_direct(struct kqueue *kq, uint64_t tag, uint32_t revents,
 			struct kevent *out, int nreports)
@@ -1179,25 +1164,16 @@ int kq_fd_report_direct(struct kqueue *kq, uint64_t tag, uint32_t revents,
 		return -1;
 	s->revents = (uint16_t)revents;
 	kq->nact++;   /* an activation, as kq_enqueue() counts them */
-	int64_t n;
-	/* The commonest record, data arriving on a pipe or a TCP connection,
-	 * without fd_event()'s dispatch: read_event() does the same for
-	 * these bits.  A count that comes out 0 takes the whole way, which
-	 * knows what that can mean (an urgent mark, a listener). */
-	if (__builtin_expect(kn->filter == EVFILT_READ && !kq->exact_eof &&
-	    (revents & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) == EPOLLIN &&
-	    ((s->kind == KQ_FD_PIPE || s->kind == KQ_FD_FIFO)
-	     ? kq_fd_inq((int)kn->ident, &n) == 0
-	     : (s->kind == KQ_FD_TCP && !(kn->sfflags & NOTE_LOWAT) &&
-		!(kn->flags & EV_WAKEONE) && inq_of(kn, (int)kn->ident, &n) == 0)) &&
-	    n > 0, 1)) {
-		kn->flags &= (uint16_t)~EV_EOF;
-		kn->fflags = 0;
-		kn->data = n;
-		kq_copyout(out, kn);
-		return 1;
+	kn->status |= KN_FRESH;
+	int fire = fd_event(kq, kn);
+	kn->status &= (uint8_t)~(KN_FRESH | KN_SNAPSHOT | KN_FORCED);
+	if (!fire) {
+		if (kn->flags & EV_DROP)
+			kq_drop(kq, kn);
+		return 0;
 	}
-	return direct_event(kq, kn, out);
+	kq_copyout(out, kn);
+	return 1;
 }
 
 /* Called by the scan for each epoll report on an fd entry (directly, by
