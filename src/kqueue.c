@@ -506,15 +506,14 @@ void kq_deferred_apply(struct kqueue *kq)
  */
 static void close_in(struct kqueue *kq, int fd, bool entries_die)
 {
-	if (kq_held_mine(&kq->lock)) {
-		defer_close(kq, fd, false);
-		return;
-	}
 	/* Recorded as held before it is tried (lock.h), so that a signal
 	 * handler interrupting this close defers its own close on kq rather
 	 * than wait for us: no signal mask, which would cost two system calls
 	 * per close. */
-	kq_held_push(&kq->lock);
+	if (!kq_held_enter(&kq->lock)) {
+		defer_close(kq, fd, false);
+		return;
+	}
 	kq_mutex_lock(&kq->lock);
 	if (!kq->dead) {
 		kq->entries_die = entries_die;

@@ -65,21 +65,6 @@ struct kq_held {
 extern __thread struct kq_held kq_held
 	__attribute__((tls_model("initial-exec"), visibility("hidden")));
 
-/* A handler may run between any two steps here, and pushes and pops
- * entries of its own above ours before it returns.  So a push first claims
- * its slot (the count), then fills it; a slot beyond the count is always
- * NULL, so a handler that reads a claimed slot before it is filled finds
- * nothing rather than an older entry. */
-static inline void kq_held_push(struct kq_mutex *m)
-{
-	struct kq_held *h = &kq_held;
-	unsigned n = h->n;
-	h->n = n + 1;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (n < KQ_HELD_MAX)
-		h->m[n] = m;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-}
 
 /* Entries go in the reverse order of coming (a kevent() on a nested
  * kqueue inside one on its outer kqueue), so the search stops at the top.
@@ -112,9 +97,15 @@ static inline bool kq_held_mine(const struct kq_mutex *m)
 	return __builtin_expect(n != 0, 0) && kq_held_find(m, n);
 }
 
-/* kq_held_mine(), then kq_held_push() unless it was: false if this thread
- * already holds m or waits for it.  The count is read once: a handler that
- * runs between the read and the push leaves it as it found it. */
+/*
+ * Records m as held by this thread, unless it already is (kq_held_mine()):
+ * false then.  A handler may run between any two steps here, and pushes
+ * and pops entries of its own above ours before it returns, so the count
+ * read once stays right.  The push first claims its slot (the count), then
+ * fills it; a slot beyond the count is always NULL, so a handler that reads
+ * a claimed slot before it is filled finds nothing rather than an older
+ * entry.
+ */
 static inline bool kq_held_enter(struct kq_mutex *m)
 {
 	struct kq_held *h = &kq_held;
