@@ -164,6 +164,12 @@ static int kevent_one(int kqfd, const struct kevent *change)
 	struct kqueue *kq = kq_acquire(kqfd, &r);
 	if (!kq)
 		return fail(r);
+	/* the first knote on a socket, before the copy kq_register() needs
+	 * (its echo is not wanted here) */
+	if (kq_fd_add_fresh(kq, change) == 0) {
+		kq_release(kq);
+		return 0;
+	}
 	struct kevent kev = *change;
 	r = 0;
 	if (kev.filter != 0) {

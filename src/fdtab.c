@@ -368,6 +368,24 @@ void kq_fdtab_born(int fd, int kind, bool cloexec)
 	atomic_store_explicit(&e->birth, b, memory_order_relaxed);
 }
 
+/* kq_fdtab_birth_kind() and, for a socket by birth, the interest of
+ * kq_fdtab_interest(kq, fd, 1), with one look-up (filter/fd.c's first
+ * knote on a socket).  Returns the kind, 0 when there is no birth and
+ * nothing was counted. */
+int kq_fdtab_socket_interest(struct kqueue *kq, int fd)
+{
+	struct fdent *e = ent(fd, false);
+	if (!e)
+		return 0;
+	int k = (int)(atomic_load_explicit(&e->birth, memory_order_relaxed) & BIRTH_KIND);
+	if (!k)
+		return 0;
+	if (kq->id >= 0)
+		atomic_fetch_or(&e->kqs, 1ull << kq->id);
+	atomic_fetch_add(&e->interest, 1);
+	return k;
+}
+
 int kq_fdtab_birth_kind(int fd)
 {
 	struct fdent *e = ent(fd, false);

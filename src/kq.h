@@ -375,6 +375,7 @@ static inline bool kq_fdslot_unused(const struct kq_fdslot *s)
 	return !s->head && !s->state;
 }
 void kq_fd_unpark(struct kqueue *kq, int fd);       /* filter/fd.c */
+int  kq_fd_add_fresh(struct kqueue *kq, const struct kevent *kev);   /* filter/fd.c */
 struct knote *kq_find(struct kqueue *kq, uintptr_t ident, short filter, bool isfd);
 int  kq_link(struct kqueue *kq, struct knote *kn, bool isfd);
 void kq_unlink(struct kqueue *kq, struct knote *kn, bool isfd);
@@ -548,6 +549,7 @@ void kq_fdtab_clear(int fd);
 bool kq_fdtab_busy(int fd);
 void kq_fdtab_born(int fd, int kind, bool cloexec);   /* a socket libkq saw made */
 int  kq_fdtab_birth_kind(int fd);       /* its kind, or 0 */
+int  kq_fdtab_socket_interest(struct kqueue *kq, int fd);
 bool kq_fdtab_private(int fd);          /* no copy of it may exist */
 void kq_fdtab_copied(int fd);           /* a copy may exist now */
 void kq_fdtab_forking(void);

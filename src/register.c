@@ -55,6 +55,11 @@ int kq_register(struct kqueue *kq, struct kevent *kev)
 	unsigned short flags = kev->flags;
 	int err;
 
+	if (kq_fd_add_fresh(kq, kev) == 0) {
+		kev->fflags = 0;   /* a create's echo (register_one) */
+		kev->data = 0;
+		return 0;
+	}
 	if ((flags & (EV_ENABLE | EV_DISABLE)) == (EV_ENABLE | EV_DISABLE))
 		return -EINVAL;
 	const struct filterops *fop = kq_filterops(kev->filter, &err);

@@ -462,7 +462,8 @@ static bool first_on_slot(const struct kq_fdslot *s, const struct knote *kn)
 /* The entry of a knote alone on its slot follows from the knote, without
  * slot_sync()'s walk and summary (it would make the same entry): its
  * direction's bits, level-triggered unless it is EV_CLEAR or disabled. */
-static int arm_first(struct kqueue *kq, struct kq_fdslot *s, struct knote *kn)
+static inline __attribute__((always_inline))
+int arm_first(struct kqueue *kq, struct kq_fdslot *s, struct knote *kn)
 {
 	bool et = (kn->flags & EV_CLEAR) || (kn->status & KN_DISABLED);
 	uint32_t ev = (kn->filter == EVFILT_READ ? READ_BITS : WRITE_BITS) | (et ? EPOLLET : 0);
@@ -521,6 +522,56 @@ armed:
 	if (err == -EPERM)
 		return nopoll_attach(kq, s, kn);
 	return err ? err : 1;
+}
+
+/*
+ * The commonest change of all: the first READ or WRITE knote, plain or
+ * EV_CLEAR, on a number libkq saw born as a socket, in a slot that has no
+ * knotes and no entry.  register_one(), fd_attach() and fd_arm() would make
+ * the same knote and the same one entry (arm_first); this is that outcome
+ * without their layers, each with its own prologue, tests and stack, which
+ * together cost more than the half of an add spent outside epoll_ctl().
+ * A socket by birth is no kqueue and no pipe, so fd_attach() has nothing to
+ * refuse.  Returns 0 when done, or 1 with nothing changed: the change is of
+ * another kind, or epoll refused the entry, and the general path applies
+ * it (and meets the same refusal, with its own answer to it).
+ */
+int kq_fd_add_fresh(struct kqueue *kq, const struct kevent *kev)
+{
+	unsigned short flags = kev->flags & ~EV_SYSFLAGS;
+	if ((kev->filter != EVFILT_READ && kev->filter != EVFILT_WRITE) ||
+	    (flags & ~(EV_ENABLE | EV_CLEAR)) != EV_ADD ||
+	    kev->ident >= kq->nfds || kq->defer_arm || kq->consumer || kq->dead ||
+	    (kev->ext[0] | kev->ext[1] | kev->ext[2] | kev->ext[3]))
+		return 1;
+	int fd = (int)kev->ident;
+	struct kq_fdslot *s = &kq->fds[fd];
+	if (!kq_fdslot_unused(s))
+		return 1;
+	/* counted before the entry exists, as kq_link() does */
+	int born = kq_fdtab_socket_interest(kq, fd);
+	if (!born)
+		return 1;
+	struct knote *kn = kq_knote_alloc(kq);
+	if (!kn) {
+		kq_fdtab_interest(kq, fd, -1);
+		return 1;
+	}
+	kn->ident = kev->ident;
+	kn->filter = kev->filter;
+	kn->flags = flags & EV_CLEAR;
+	kn->sfflags = kev->fflags;
+	kn->sdata = kev->data;
+	kn->udata = kev->udata;
+	if (arm_first(kq, s, kn) != 0) {
+		kq_fdtab_interest(kq, fd, -1);
+		kq_knote_free(kq, kn);
+		return 1;
+	}
+	s->head = kn;
+	if (kev->filter == EVFILT_WRITE && s->kind == KQ_FD_UNKNOWN)
+		s->kind = (uint8_t)born;   /* ensure_kind()'s answer */
+	return 0;
 }
 
 static void fd_detach(struct kqueue *kq, struct knote *kn)
