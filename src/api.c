@@ -144,9 +144,12 @@ KQ_API int kevent(int kqfd, const struct kevent *changelist, int nchanges,
 	/* FreeBSD: a cancellation point only when nevents > 0, acting either
 	 * before any change is made or during a wait with no changes.  The
 	 * library makes no other cancellable call (sys.h). */
-	if (nchanges == 0 && nevents > 0 && eventlist && timeout &&
-	    timeout->tv_sec == 0 && timeout->tv_nsec == 0) {
-		return kq_poll(kqfd, eventlist, nevents);   /* cancellation point */
+	if (nchanges == 0 && nevents > 0 && eventlist) {
+		if (timeout && timeout->tv_sec == 0 && timeout->tv_nsec == 0)
+			return kq_poll(kqfd, eventlist, nevents);   /* cancellation point */
+		/* an invalid timeout: kevent_changes() has the errors' order */
+		if (timeout_valid(timeout))
+			return kq_wait(kqfd, eventlist, nevents, timeout);
 	}
 	/* One change and no events: how most programs apply their changes
 	 * (FreeBSD's outcome below, without the changelist machinery). */
@@ -161,6 +164,11 @@ KQ_API int kevent(int kqfd, const struct kevent *changelist, int nchanges,
 static int kevent_one(int kqfd, const struct kevent *change)
 {
 	int r;
+	if (change->filter == EVFILT_USER) {
+		struct kqueue *h = kq_fdtab_kq(kqfd);
+		if (h)
+			kq_prefetch_hint(h);
+	}
 	struct kqueue *kq = kq_acquire(kqfd, &r);
 	if (!kq)
 		return fail(r);

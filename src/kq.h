@@ -205,6 +205,13 @@ struct kqueue {
 	struct knote     **hash;     /* non-fd knotes, by ident */
 	unsigned           hsize;    /* power of two, or 0 */
 	unsigned           hcount;
+	/* The EVFILT_USER knote triggered last (filter/user.c), read without
+	 * the lock by a thread about to trigger it or woken for it: a
+	 * prefetch of it then overlaps the wait for the lock's line, which
+	 * the other thread wrote, where the lookup would wait for both in
+	 * turn (kq_prefetch_hint).  Written only when another knote is
+	 * triggered. */
+	struct knote      *user_hint;
 
 	struct kq_vnodes  *vnodes;   /* inotify for VNODE and file READ, or NULL */
 	struct kq_mounts  *mounts;   /* the mount table (filter/mounts.c), or NULL */
@@ -429,6 +436,8 @@ int  kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 int  kq_harvest(struct kqueue *kq, int maxevents, int want);
 /* kevent() without changes, with a zero timeout: acquires, scans, releases */
 int  kq_poll(int kqfd, struct kevent *ev, int nevents) __attribute__((noinline));
+int  kq_wait(int kqfd, struct kevent *ev, int nevents, const struct timespec *timeout)
+	__attribute__((noinline));
 /* Hands n epoll reports to their sources (a source with a nested set of
  * its own passes that set's reports back in). */
 void kq_scan_reports(struct kqueue *kq, const struct epoll_event *evs, int n);
@@ -479,6 +488,15 @@ static inline struct kqueue *kq_fdtab_kq(int fd)
 		return NULL;
 	return atomic_load_explicit(&pg[(unsigned)fd & ((1u << KQ_FDTAB_PAGE_BITS) - 1)],
 				    memory_order_acquire);
+}
+
+/* Only a prefetch ever follows the hint: it may name a knote freed since
+ * (a prefetch does not fault).  kqueue objects are never freed. */
+static inline void kq_prefetch_hint(struct kqueue *kq)
+{
+	struct knote *kn = __atomic_load_n(&kq->user_hint, __ATOMIC_RELAXED);
+	if (kn)
+		__builtin_prefetch(kn, 1);
 }
 
 /* Locked, users++; NULL: *err is -EBADF, or -EDEADLK (a signal handler

@@ -324,6 +324,7 @@ static int wait_unlocked(struct kqueue *kq, int maxev, int64_t rem,
 	else
 		pthread_setcancelstate(old, NULL);
 	pthread_cleanup_pop(0);
+	kq_prefetch_hint(kq);
 	kq_mutex_lock(&kq->lock);
 	kq_deferred(kq);
 	if (!consume)
@@ -665,4 +666,99 @@ int kq_poll(int kqfd, struct kevent *ev, int nevents)
 	}
 	kq_release(kq);
 	return r;
+}
+
+/* kq_wait() when its one round gave no record: the general rounds, for
+ * the time left. */
+__attribute__((noinline))
+static int wait_rest(struct kqueue *kq, struct kevent *ev, int nevents, int64_t deadline)
+{
+	struct timespec left, *ts = NULL;
+	int r = 0;
+	if (deadline >= 0) {
+		int64_t rem = deadline - now_ns();
+		if (rem <= 0)
+			goto out;
+		left.tv_sec = (time_t)(rem / 1000000000);
+		left.tv_nsec = (long)(rem % 1000000000);
+		ts = &left;
+	}
+	r = kq_scan(kq, ev, nevents, ts, true);
+out:
+	kq_release(kq);
+	return poll_result(r);
+}
+
+/* kq_wait() when its straight line does not apply. */
+__attribute__((noinline, cold))
+static int wait_general(struct kqueue *kq, struct kevent *ev, int nevents,
+			const struct timespec *timeout)
+{
+	int r = kq_scan(kq, ev, nevents, timeout, true);
+	kq_release(kq);
+	return poll_result(r);
+}
+
+/*
+ * kevent() with no changes and a timeout that is not zero (NULL: forever),
+ * validated by the caller: a thread waiting for its next events.  When
+ * nothing is queued, no other thread consumes or waits to, no source has
+ * work before a sleep (a datagram recheck, a signal knote) and the timeout
+ * is not a short one, the call sleeps at once as the consumer (see
+ * wait_unlocked) and makes its records from the reports that woke it, as
+ * kq_scan()'s first round would; anything else, or reports that come to
+ * no record, goes on in kq_scan().  A thread woken for another thread's
+ * trigger runs a few dozen lines of code here instead of the scan's
+ * general rounds, on a processor whose caches went cold while it slept.
+ * Returns the records, or -1 with errno set.
+ */
+int kq_wait(int kqfd, struct kevent *ev, int nevents, const struct timespec *timeout)
+{
+	int r;
+	pthread_testcancel();   /* before anything is taken (FreeBSD) */
+	struct kqueue *kq = kq_acquire(kqfd, &r);
+	if (__builtin_expect(!kq, 0))
+		return poll_failed(r);
+	int64_t total = -1, deadline = -1;
+	if (timeout && timeout->tv_sec <= INT32_MAX) {
+		total = (int64_t)timeout->tv_sec * 1000000000 + timeout->tv_nsec;
+		if (total <= KQ_SHORT_TIMEOUT_NS)
+			return wait_general(kq, ev, nevents, timeout);
+		deadline = now_ns() + total;
+	}
+	if (__builtin_expect(kq->qhead || kq->consumer || kq->quiescers || kq->rechecks ||
+			     kq->sigs || kq->fd_oneshot || kq->wake_on ||
+			     (unsigned)nevents + 2 > (unsigned)kq->hbufcap, 0))
+		return wait_general(kq, ev, nevents, timeout);
+	int maxev = nevents + 2;
+	kq->consumer = true;
+	kq_mutex_unlock(&kq->lock);
+	pthread_cleanup_push(scan_cancelled, kq);
+	r = kq_epoll_wait(kq->epfd, kq->hbuf, maxev, total);
+	pthread_cleanup_pop(0);
+	kq_prefetch_hint(kq);
+	kq_mutex_lock(&kq->lock);
+	kq_deferred(kq);
+	kq->consumer = false;
+	kq_cond_broadcast(&kq->cond);
+	if (__builtin_expect(r <= 0 || kq->dead, 0)) {
+		/* 0: the time is up (epoll waited at least as long) */
+		if (kq->dead)
+			r = -EBADF;
+		kq_release(kq);
+		return poll_result(r);
+	}
+	kq->skips = 0;
+	struct direct d = { ev, nevents, 0 };
+	if (__builtin_expect(r >= maxev, 0)) {
+		scan_reports(kq, kq->hbuf, r, maxev, &d);
+		harvest_rest(kq, r, maxev, nevents);
+	} else {
+		report_loop(kq, kq->hbuf, 0, r, &d);
+	}
+	int n = kq->qhead ? deliver(kq, &d, 0) : d.n;
+	if (__builtin_expect(n == 0, 0))
+		return wait_rest(kq, ev, nevents, deadline);
+	kq_release(kq);
+	return n;
 }

@@ -25,8 +25,8 @@ static int user_attach(struct kqueue *kq, struct knote *kn)
 
 static void user_detach(struct kqueue *kq, struct knote *kn)
 {
-	(void)kq;
-	(void)kn;
+	if (kq->user_hint == kn)
+		__atomic_store_n(&kq->user_hint, NULL, __ATOMIC_RELAXED);
 }
 
 static int user_event(struct kqueue *kq, struct knote *kn)
@@ -39,10 +39,12 @@ static int user_event(struct kqueue *kq, struct knote *kn)
 
 static void user_touch(struct kqueue *kq, struct knote *kn, struct kevent *kev)
 {
-	(void)kq;
 	unsigned ff = kev->fflags & NOTE_FFLAGSMASK;
-	if (kev->fflags & NOTE_TRIGGER)
+	if (kev->fflags & NOTE_TRIGGER) {
 		kn->fpriv |= TRIGGERED;
+		if (kq->user_hint != kn)
+			__atomic_store_n(&kq->user_hint, kn, __ATOMIC_RELAXED);
+	}
 	switch (kev->fflags & NOTE_FFCTRLMASK) {
 	case NOTE_FFAND:
 		kn->sfflags &= ff;
