@@ -224,7 +224,7 @@ static int kevent_changes(int kqfd, const struct kevent *changelist, int nchange
 		r = -EINVAL;
 		goto out;
 	}
-	r = kq_scan(kq, eventlist, nevents, timeout, nchanges == 0);
+	r = kq_wait_locked(kq, eventlist, nevents, timeout, nchanges == 0);
 out:
 	kq_release(kq);
 out_nokq:

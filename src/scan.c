@@ -668,86 +668,77 @@ int kq_poll(int kqfd, struct kevent *ev, int nevents)
 	return r;
 }
 
-/* kq_wait() when its one round gave no record: the general rounds, for
- * the time left. */
+/* kq_wait_locked() when its one round gave no record: the general
+ * rounds, for the time left. */
 __attribute__((noinline))
-static int wait_rest(struct kqueue *kq, struct kevent *ev, int nevents, int64_t deadline)
+static int wait_rest(struct kqueue *kq, struct kevent *ev, int nevents, int64_t deadline,
+		     bool cancellable)
 {
 	struct timespec left, *ts = NULL;
-	int r = 0;
 	if (deadline >= 0) {
 		int64_t rem = deadline - now_ns();
 		if (rem <= 0)
-			goto out;
+			return 0;
 		left.tv_sec = (time_t)(rem / 1000000000);
 		left.tv_nsec = (long)(rem % 1000000000);
 		ts = &left;
 	}
-	r = kq_scan(kq, ev, nevents, ts, true);
-out:
-	kq_release(kq);
-	return poll_result(r);
+	return kq_scan(kq, ev, nevents, ts, cancellable);
 }
 
-/* kq_wait() when its straight line does not apply. */
+/* kq_wait_locked() when its straight line does not apply. */
 __attribute__((noinline, cold))
 static int wait_general(struct kqueue *kq, struct kevent *ev, int nevents,
-			const struct timespec *timeout)
+			const struct timespec *timeout, bool cancellable)
 {
-	int r = kq_scan(kq, ev, nevents, timeout, true);
-	kq_release(kq);
-	return poll_result(r);
+	return kq_scan(kq, ev, nevents, timeout, cancellable);
 }
 
 /*
- * kevent() with no changes and a timeout that is not zero (NULL: forever),
- * validated by the caller: a thread waiting for its next events.  When
- * nothing is queued, no other thread consumes or waits to, no source has
- * work before a sleep (a datagram recheck, a signal knote) and the timeout
- * is not a short one, the call sleeps at once as the consumer (see
- * wait_unlocked) and makes its records from the reports that woke it, as
- * kq_scan()'s first round would; anything else, or reports that come to
- * no record, goes on in kq_scan().  A thread woken for another thread's
- * trigger runs a few dozen lines of code here instead of the scan's
- * general rounds, on a processor whose caches went cold while it slept.
- * Returns the records, or -1 with errno set.
+ * kq_scan() for a call that may wait (the timeout, validated by the
+ * caller, is NULL or not zero), under kq->lock, as a waiting thread's
+ * common case: when nothing is queued, no other thread consumes or waits
+ * to, no source has work before a sleep (a datagram recheck, a signal
+ * knote) and the timeout is not a short one, the call sleeps at once as the
+ * consumer (see wait_unlocked) and makes its records from the reports that
+ * woke it, as kq_scan()'s first round would; anything else, or reports that
+ * come to no record, goes on in kq_scan().  A thread woken for another
+ * thread's trigger runs a few dozen lines of code here instead of the
+ * scan's general rounds, on a processor whose caches went cold while it
+ * slept.  Returns the records or -errno.
  */
-int kq_wait(int kqfd, struct kevent *ev, int nevents, const struct timespec *timeout)
+int kq_wait_locked(struct kqueue *kq, struct kevent *ev, int nevents,
+		   const struct timespec *timeout, bool cancellable)
 {
-	int r;
-	pthread_testcancel();   /* before anything is taken (FreeBSD) */
-	struct kqueue *kq = kq_acquire(kqfd, &r);
-	if (__builtin_expect(!kq, 0))
-		return poll_failed(r);
 	int64_t total = -1, deadline = -1;
 	if (timeout && timeout->tv_sec <= INT32_MAX) {
 		total = (int64_t)timeout->tv_sec * 1000000000 + timeout->tv_nsec;
 		if (total <= KQ_SHORT_TIMEOUT_NS)
-			return wait_general(kq, ev, nevents, timeout);
+			return wait_general(kq, ev, nevents, timeout, cancellable);
 		deadline = now_ns() + total;
 	}
 	if (__builtin_expect(kq->qhead || kq->consumer || kq->quiescers || kq->rechecks ||
-			     kq->sigs || kq->fd_oneshot || kq->wake_on ||
+			     kq->sigs || kq->fd_oneshot || kq->wake_on || kq->dead ||
 			     (unsigned)nevents + 2 > (unsigned)kq->hbufcap, 0))
-		return wait_general(kq, ev, nevents, timeout);
-	int maxev = nevents + 2;
+		return wait_general(kq, ev, nevents, timeout, cancellable);
+	int maxev = nevents + 2, old = PTHREAD_CANCEL_ENABLE, r;
 	kq->consumer = true;
 	kq_mutex_unlock(&kq->lock);
 	pthread_cleanup_push(scan_cancelled, kq);
+	if (!cancellable)
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
 	r = kq_epoll_wait(kq->epfd, kq->hbuf, maxev, total);
+	if (!cancellable)
+		pthread_setcancelstate(old, NULL);
 	pthread_cleanup_pop(0);
 	kq_prefetch_hint(kq);
 	kq_mutex_lock(&kq->lock);
 	kq_deferred(kq);
 	kq->consumer = false;
 	kq_cond_broadcast(&kq->cond);
-	if (__builtin_expect(r <= 0 || kq->dead, 0)) {
-		/* 0: the time is up (epoll waited at least as long) */
-		if (kq->dead)
-			r = -EBADF;
-		kq_release(kq);
-		return poll_result(r);
-	}
+	/* 0: the time is up (epoll waited at least as long) */
+	if (__builtin_expect(r <= 0 || kq->dead, 0))
+		return kq->dead ? -EBADF : r;
 	kq->skips = 0;
 	struct direct d = { ev, nevents, 0 };
 	if (__builtin_expect(r >= maxev, 0)) {
@@ -758,7 +749,21 @@ int kq_wait(int kqfd, struct kevent *ev, int nevents, const struct timespec *tim
 	}
 	int n = kq->qhead ? deliver(kq, &d, 0) : d.n;
 	if (__builtin_expect(n == 0, 0))
-		return wait_rest(kq, ev, nevents, deadline);
-	kq_release(kq);
+		return wait_rest(kq, ev, nevents, deadline, cancellable);
 	return n;
+}
+
+/* kevent() with no changes and a timeout that is not zero (NULL: forever),
+ * validated by the caller: kq_wait_locked() between the kqueue's
+ * acquisition and release.  Returns the records, or -1 with errno set. */
+int kq_wait(int kqfd, struct kevent *ev, int nevents, const struct timespec *timeout)
+{
+	int r;
+	pthread_testcancel();   /* before anything is taken (FreeBSD) */
+	struct kqueue *kq = kq_acquire(kqfd, &r);
+	if (__builtin_expect(!kq, 0))
+		return poll_failed(r);
+	r = kq_wait_locked(kq, ev, nevents, timeout, true);
+	kq_release(kq);
+	return poll_result(r);
 }
