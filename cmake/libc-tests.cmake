@@ -19,6 +19,7 @@ set(KQ_LIBC_TESTS
   lifetime-close-thread lifetime-dup-close lifetime-dup2 lifetime-dup2-readd
   lifetime-nested-close lifetime-reuse lifetime-two-kqueues
   lifetime-close-many-kqueues lifetime-close-other-kqueue-busy
+  lifetime-close-first-knotes
   lifetime-vfork-child-socket
   vnode-close vnode-dir-delete-self-moved vnode-example-tail-f
   procfs-absent procfs-main-exited signal-storm-kevent-close

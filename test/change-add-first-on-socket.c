@@ -4,8 +4,8 @@
  * commonest change of all, which libkq applies on a short path): its
  * records in every field, level and EV_CLEAR, added alone or from a
  * changelist with room for records, the EBADF of a socket closed behind
- * libkq's back (fflags echoed as given), and a close that takes the knotes
- * of every kqueue holding the socket with it.
+ * libkq's back (fflags echoed as given).  (The close of such a socket:
+ * lifetime-close-first-knotes.)
  */
 #include "t.h"
 
@@ -20,10 +20,18 @@ static const struct kevent *find(const struct kevent *ev, int n, uintptr_t ident
 
 int main(void)
 {
-	int kq = t_kqueue(), kq2 = t_kqueue();
+	int kq = t_kqueue();
 	int sp[2], ud1, ud2, ud3;
 	struct kevent ev[8], ch;
 	struct timespec z = { 0, 0 };
+
+	/* a knote made and deleted first, so that the kqueue has fd slots
+	 * for the numbers used below, as a kqueue in use has (the first
+	 * knote of a kqueue grows its table, and takes the general path) */
+	int warm[2];
+	t_socketpair(warm);
+	t_change(kq, warm[1], EVFILT_READ, EV_ADD, 0, 0, NULL);
+	t_change(kq, warm[1], EVFILT_READ, EV_DELETE, 0, 0, NULL);
 
 	/* level READ: the count, again at the next call */
 	t_socketpair(sp);
@@ -70,22 +78,5 @@ int main(void)
 		T_FAIL("add on a closed socket without records: errno %d", errno);
 	close(sp[1]);
 	T_NO_EVENTS(kq);
-
-	/* one socket in two kqueues; its close takes both knotes, so the
-	 * next socket at the number starts with none */
-	t_socketpair(sp);
-	int num = sp[0];
-	t_change(kq, num, EVFILT_READ, EV_ADD, 0, 0, &ud1);
-	t_change(kq2, num, EVFILT_WRITE, EV_ADD | EV_CLEAR, 0, 0, &ud2);
-	close(sp[0]);
-	close(sp[1]);
-	t_socketpair(sp);
-	if (sp[0] != num && sp[1] != num)
-		T_SKIP("the number %d was not given out again", num);
-	t_change_fails(kq, num, EVFILT_READ, EV_DELETE, NULL, ENOENT);
-	t_change_fails(kq2, num, EVFILT_WRITE, EV_DELETE, NULL, ENOENT);
-	t_write(sp[0] == num ? sp[1] : sp[0], "x", 1);
-	T_NO_EVENTS(kq);
-	T_NO_EVENTS(kq2);
 	return 0;
 }
