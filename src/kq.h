@@ -166,7 +166,7 @@ struct kqueue {
 				       * the next one (api.c, register.c) */
 	bool               fd_oneshot; /* an EV_ONESHOT READ/WRITE knote was ever
 					* added (kq_fd_prefetch_reports) */
-	bool               wake_on;  /* wakefd currently readable */
+	bool               wake_on;  /* a write of wakefd may wait in epoll (kqueue.c) */
 	atomic_bool        deferred_any; /* closes are waiting in deferred[] */
 	bool               no_free;
 	unsigned           qcount;
@@ -195,7 +195,7 @@ struct kqueue {
 
 	struct kq_efdinfo *efdinfo;  /* kept eventfd fdinfo files (filter/efdinfo.c), or NULL */
 	unsigned           quiescers;  /* threads waiting in kq_quiesce() */
-	int                wakefd;   /* eventfd: readable iff the ready queue is non-empty */
+	int                wakefd;   /* eventfd written when knotes are queued (kqueue.c) */
 	int                wrfd;     /* second epoll set for split WRITE entries, or -1 */
 	int                diagfd;   /* sock_diag netlink socket (filter/fdkind.c), or -1 */
 	struct kq_cond     cond;

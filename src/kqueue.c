@@ -182,7 +182,9 @@ int kq_create(int flags)
 		err = wakefd;
 		goto fail;
 	}
-	err = sys_epoll_ctl(epfd, EPOLL_CTL_ADD, wakefd, EPOLLIN, KQ_TAG_WAKE);
+	/* edge-triggered: each write is one report, and nothing is drained
+	 * (kq_sync_wake_deferred) */
+	err = sys_epoll_ctl(epfd, EPOLL_CTL_ADD, wakefd, EPOLLIN | EPOLLET, KQ_TAG_WAKE);
 	if (err < 0)
 		goto fail;
 
@@ -336,17 +338,29 @@ bool kq_is_kqueue_fd(int fd)
 	return kq != NULL && names_kqueue(kq, fd);
 }
 
-/* The ready queue is mirrored into wakefd's readability so that poll(),
- * select() and outer kqueues see a kqueue with queued knotes as readable,
- * and so that threads sleeping in epoll_wait() wake for knotes another
- * thread left on the queue.  Only transitions cost a system call.
+/*
+ * The ready queue is mirrored into the epoll set's readiness through
+ * wakefd, so that poll(), select() and outer kqueues see a kqueue with
+ * queued knotes as readable, and so that threads sleeping in epoll_wait()
+ * wake for knotes another thread queued.  wakefd's entry is edge-triggered:
+ * each write puts one report on the set's ready list, where it stays until
+ * a harvest takes it (wake_report), and the count need not be read back.
+ * So a hand-off between threads costs the writer's write and the waiter's
+ * epoll_wait(), and no read to drain the count once the queue is empty.
+ * wake_on says a write's report may still be waiting.  A knote queued
+ * while it is false needs a write, and so does one left queued by a call
+ * whose harvest took the report.  A report still waiting once the queue is
+ * empty (a delete of a queued knote, a call answered from the queue
+ * without a harvest) would leave the kqueue readable with nothing in it:
+ * the count is then read back to 0, and epoll, which asks an edge-triggered
+ * entry again before reporting it, drops the report.  A write that lands
+ * after its knote was taken leaves such a report behind all the same; the
+ * next waiter takes it, and finds nothing.
  *
- * Returns true when the caller must still make wakefd readable: that write
- * is best done after kq->lock is released (kq_release), or the thread it
- * wakes immediately blocks on the lock.  Until it happens wake_on already
- * says "readable"; a waiter that meanwhile drained the queue may drain
- * wakefd before the write lands, leaving a stray count with wake_on false,
- * which the next report of the wake tag drains (wake_report). */
+ * Returns true when the caller must write wakefd: that write is best done
+ * after kq->lock is released (kq_release), or the thread it wakes
+ * immediately blocks on the lock.
+ */
 bool kq_sync_wake_deferred(struct kqueue *kq)
 {
 	bool want = kq->qhead != NULL || kq->dead;
@@ -365,13 +379,13 @@ void kq_sync_wake(struct kqueue *kq)
 		sys_eventfd_add(kq->wakefd, 1);
 }
 
-/* epoll reported wakefd readable; drop a count nobody stands behind. */
+/* A harvest took wakefd's report: a knote still queued at the end of the
+ * call, or queued later, needs another write. */
 static void wake_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 {
 	(void)tag;
 	(void)revents;
-	if (!kq->wake_on)
-		sys_eventfd_drain(kq->wakefd);
+	kq->wake_on = false;
 }
 
 const struct kq_source kq_wake_source = { .report = wake_report };
