@@ -120,11 +120,8 @@ void kq_fdtab_set_kq(int fd, struct kqueue *kq)
 
 /* Called under kq->lock, whose (kq, fd) slot goes from unused to used
  * (+1) or back (-1): so a kqueue's bit is set and cleared in turn. */
-void kq_fdtab_interest(struct kqueue *kq, int fd, int delta)
+static void interest_add(struct kqueue *kq, struct fdent *e, int delta)
 {
-	struct fdent *e = ent(fd, true);
-	if (!e)
-		return;
 	if (kq->id >= 0) {
 		unsigned long long bit = 1ull << kq->id;
 		if (delta > 0)
@@ -133,6 +130,13 @@ void kq_fdtab_interest(struct kqueue *kq, int fd, int delta)
 			atomic_fetch_and(&e->kqs, ~bit);
 	}
 	atomic_fetch_add(&e->interest, delta);
+}
+
+void kq_fdtab_interest(struct kqueue *kq, int fd, int delta)
+{
+	struct fdent *e = ent(fd, true);
+	if (e)
+		interest_add(kq, e, delta);
 }
 
 int kq_fdtab_interest_of(int fd)
@@ -378,11 +382,8 @@ int kq_fdtab_socket_interest(struct kqueue *kq, int fd)
 	if (!e)
 		return 0;
 	int k = (int)(atomic_load_explicit(&e->birth, memory_order_relaxed) & BIRTH_KIND);
-	if (!k)
-		return 0;
-	if (kq->id >= 0)
-		atomic_fetch_or(&e->kqs, 1ull << kq->id);
-	atomic_fetch_add(&e->interest, 1);
+	if (k)
+		interest_add(kq, e, 1);
 	return k;
 }
 

@@ -721,19 +721,8 @@ int kq_wait_locked(struct kqueue *kq, struct kevent *ev, int nevents,
 			     kq->sigs || kq->fd_oneshot || kq->wake_on || kq->dead ||
 			     (unsigned)nevents + 2 > (unsigned)kq->hbufcap, 0))
 		return wait_general(kq, ev, nevents, timeout, cancellable);
-	int maxev = nevents + 2, old = PTHREAD_CANCEL_ENABLE, r;
-	kq->consumer = true;
-	kq_mutex_unlock(&kq->lock);
-	pthread_cleanup_push(scan_cancelled, kq);
-	if (!cancellable)
-		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
-	r = kq_epoll_wait(kq->epfd, kq->hbuf, maxev, total);
-	if (!cancellable)
-		pthread_setcancelstate(old, NULL);
-	pthread_cleanup_pop(0);
-	kq_prefetch_hint(kq);
-	kq_mutex_lock(&kq->lock);
-	kq_deferred(kq);
+	int maxev = nevents + 2;
+	int r = wait_unlocked(kq, maxev, total, cancellable, true);
 	kq->consumer = false;
 	kq_cond_broadcast(&kq->cond);
 	/* 0: the time is up (epoll waited at least as long) */
