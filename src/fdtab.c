@@ -28,12 +28,13 @@ struct fdent {
 	 * entry): one bit per kqueue id (kqueue.c), and how many in all, so
 	 * close() visits only those kqueues when every holder has an id. */
 	atomic_ullong kqs;
+	atomic_ullong sockerr;   /* a stashed socket error, see below */
 	atomic_int interest;
-	atomic_int sockerr;
 	atomic_uint birth;   /* see "Births" below */
 	atomic_uint rxwatch; /* datagram rechecks on the number (filter/dgram.c) */
 	atomic_uint rx;      /* receives made on it while watched */
 };
+_Static_assert(sizeof(struct fdent) == 32, "the memory a knote costs");
 
 static _Atomic(struct fdent *) pages[NPAGES];
 /* Which numbers are kqueues: few, so a separate table, by the same pages
@@ -160,20 +161,18 @@ int kq_fdtab_holders(int fd, unsigned long long *ids)
  * kernel) belongs to one socket: the one whose inode it was read from.  A
  * close libkq did not see would otherwise hand it to the next socket given
  * the number, so every use checks the socket now at the number (one fstat,
- * only when a stash exists).  Stashes live from an EV_EOF record with an
- * error until the program reads it or closes the socket: few at a time, so
- * their inodes are kept in a small list under a lock, held with signals
- * blocked (a read() in a signal handler may come here).
+ * only when a stash exists).  The error and the inode share one word, so a
+ * stash is made, taken and checked with single atomic operations: no lock,
+ * no allocation and no signal mask, though a read() in a signal handler
+ * may come here.  Socket inodes are numbered by a 32-bit counter in Linux
+ * (sockfs), so the inode's low half names its socket.
  */
-struct stash_id {
-	int      fd;
-	uint64_t ino;
-};
-static pthread_mutex_t stash_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct stash_id *stash_ids;   /* stash_lock */
-static unsigned capstash;            /* stash_lock */
-/* Entries in stash_ids: written under stash_lock, read without it by the
- * socket calls' fast path (kq_fdtab_any_error) */
+#define STASH_ERR(v) ((int)(uint32_t)(v))
+#define STASH_INO(v) ((uint32_t)((v) >> 32))
+
+/* Entries with a stash: the socket calls' fast path reads it without
+ * looking at any entry (kq_fdtab_any_error).  Counted when an entry's word
+ * goes from zero to not or back, which the exchanges below tell. */
 static _Atomic unsigned nstash;
 
 static uint64_t inode_of(int fd)
@@ -182,67 +181,32 @@ static uint64_t inode_of(int fd)
 	return sys_fstat(fd, &st) == 0 ? (uint64_t)st.st_ino : 0;
 }
 
-/* The inode kept for fd's stash (0: none), the entry removed if `take`.
- * Under stash_lock. */
-static uint64_t stash_id_locked(int fd, bool take)
+/* Empties e's stash; returns what it held. */
+static uint64_t stash_clear(struct fdent *e)
 {
-	for (unsigned i = 0; i < nstash; i++) {
-		if (stash_ids[i].fd != fd)
-			continue;
-		uint64_t ino = stash_ids[i].ino;
-		if (take) {
-			stash_ids[i] = stash_ids[nstash - 1];
-			atomic_store_explicit(&nstash, nstash - 1, memory_order_relaxed);
-		}
-		return ino;
-	}
-	return 0;
+	uint64_t v = atomic_exchange(&e->sockerr, 0);
+	if (v)
+		atomic_fetch_sub_explicit(&nstash, 1, memory_order_relaxed);
+	return v;
 }
 
-static void stash_take(sigset_t *old)
+/* Whether the stash v was left by the socket now at fd. */
+static bool stash_mine(uint64_t v, int fd)
 {
-	kq_signals_block(old);
-	pthread_mutex_lock(&stash_lock);
-}
-
-static void stash_drop(const sigset_t *old)
-{
-	pthread_mutex_unlock(&stash_lock);
-	kq_signals_restore(old);
-}
-
-static uint64_t stash_id(int fd, bool take)
-{
-	sigset_t old;
-	stash_take(&old);
-	uint64_t ino = stash_id_locked(fd, take);
-	stash_drop(&old);
-	return ino;
+	uint64_t ino = inode_of(fd);
+	return ino && STASH_INO(v) == (uint32_t)ino;
 }
 
 void kq_fdtab_stash_error(int fd, int err)
 {
 	struct fdent *e = ent(fd, true);
 	uint64_t ino = inode_of(fd);
-	if (!e || !ino)
+	if (!e || !ino || err <= 0)
 		return;
-	sigset_t old;
-	stash_take(&old);
-	stash_id_locked(fd, true);   /* a socket keeps one error */
-	if (nstash == capstash) {
-		unsigned n = capstash ? capstash * 2 : 16;
-		struct stash_id *v = realloc(stash_ids, n * sizeof *v);
-		if (!v) {
-			stash_drop(&old);
-			return;   /* the error is lost, as without libkq's read */
-		}
-		stash_ids = v;
-		capstash = n;
-	}
-	stash_ids[nstash] = (struct stash_id){ fd, ino };
-	atomic_store_explicit(&nstash, nstash + 1, memory_order_relaxed);
-	atomic_store(&e->sockerr, err);
-	stash_drop(&old);
+	/* a socket keeps one error: the newer one */
+	uint64_t v = (uint64_t)(uint32_t)ino << 32 | (uint32_t)err;
+	if (!atomic_exchange(&e->sockerr, v))
+		atomic_fetch_add_explicit(&nstash, 1, memory_order_relaxed);
 }
 
 /* The stashed error of the socket at fd, or 0; a stash left by another
@@ -250,12 +214,12 @@ void kq_fdtab_stash_error(int fd, int err)
 int kq_fdtab_peek_error(int fd)
 {
 	struct fdent *e = ent(fd, false);
-	int err = e ? atomic_load(&e->sockerr) : 0;
-	if (err && stash_id(fd, false) != inode_of(fd)) {
+	uint64_t v = e ? atomic_load(&e->sockerr) : 0;
+	if (v && !stash_mine(v, fd)) {
 		kq_fdtab_clear(fd);
 		return 0;
 	}
-	return err;
+	return STASH_ERR(v);
 }
 
 int kq_fdtab_take_error(int fd)
@@ -263,10 +227,8 @@ int kq_fdtab_take_error(int fd)
 	struct fdent *e = ent(fd, false);
 	if (!e || !atomic_load_explicit(&e->sockerr, memory_order_relaxed))
 		return 0;
-	int err = atomic_exchange(&e->sockerr, 0);
-	if (!err)
-		return 0;
-	return stash_id(fd, true) == inode_of(fd) ? err : 0;
+	uint64_t v = stash_clear(e);
+	return v && stash_mine(v, fd) ? STASH_ERR(v) : 0;
 }
 
 /* Whether fd's entry holds an error (maybe another socket's, left by a
@@ -329,8 +291,7 @@ void kq_fdtab_clear(int fd)
 	if (!e)
 		return;
 	atomic_store_explicit(&e->birth, 0, memory_order_relaxed);
-	if (atomic_exchange(&e->sockerr, 0))
-		stash_id(fd, true);
+	stash_clear(e);
 }
 
 /*
@@ -487,8 +448,6 @@ void kq_fdtab_forget_all(void)
 			atomic_fetch_and(&pg[i].birth, BIRTH_KIND | BIRTH_LOWAT);
 		}
 	}
-	/* the fork handlers hold no lock of ours here: make it fresh */
-	pthread_mutex_init(&stash_lock, NULL);
 	atomic_store(&nstash, 0);
 	for (unsigned p = 0; p < NPAGES; p++) {
 		_Atomic(struct kqueue *) *pg = atomic_load(&kqpages[p]);
