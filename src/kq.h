@@ -201,6 +201,11 @@ struct kqueue {
 	struct kq_cond     cond;
 	int                waitfd;   /* epoll set holding epfd: sleeping without
 				      * consuming when threads share the kqueue; -1 */
+	/* The thread that last delivered from the ready queue (its kq_held
+	 * entry's address names it), and whether another one ever did or two
+	 * were ever inside at once: scan.c, absorb_window(). */
+	const void        *deliverer;
+	bool               shared;
 
 	struct knote     **hash;     /* non-fd knotes, by ident */
 	unsigned           hsize;    /* power of two, or 0 */

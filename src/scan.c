@@ -336,19 +336,30 @@ static int wait_unlocked(struct kqueue *kq, int maxev, int64_t rem,
  * FreeBSD keeps a knote marked queued while a scan delivers it, so an
  * activation in that window (data arriving between our harvest and our
  * FIONREAD) is merged into the record being delivered.  Here its edge stays
- * in epoll and would give a second record with the same data; with one
- * thread that is only a spurious wake-up, but with several threads two of
- * them would handle one descriptor at once.  So when other threads are
- * inside the kqueue, what epoll holds now is harvested, and an EV_CLEAR
+ * in epoll and would give a second record with the same data, to whichever
+ * thread harvests next.  With one thread that is a spurious wake-up, but
+ * when threads share the kqueue two of them would handle one descriptor at
+ * once.  So on a shared kqueue (two threads inside at once, or deliveries
+ * by two threads), what epoll holds now is harvested, and an EV_CLEAR
  * READ/WRITE knote just delivered that this queued again is asked once
  * more: if its state is still the one just reported, the report was the
  * window's and is dropped; if anything changed (a write after our FIONREAD,
- * the peer's close) it stays queued, so nothing is lost.
+ * the peer's close) it stays queued, so nothing is lost.  The record has
+ * not reached the program yet, so nothing it reads can make the two states
+ * match.  A kqueue only one thread uses does not pay the system call.
  */
 static void absorb_window(struct kqueue *kq, struct delivered *dl)
 {
-	if (!dl->n || kq->users < 2)
+	if (!dl->n)
 		return;
+	if (!kq->shared) {
+		const void *me = &kq_held;
+		if (kq->users >= 2 || (kq->deliverer && kq->deliverer != me))
+			kq->shared = true;
+		kq->deliverer = me;
+		if (!kq->shared)
+			return;
+	}
 	/* all of it: the report may sit behind level entries */
 	kq_harvest(kq, INT32_MAX, INT32_MAX);
 	for (int i = 0; i < dl->n; i++) {
