@@ -337,6 +337,7 @@ int  kq_create(int flags);
 struct kqueue *kq_acquire_failed(struct kqueue *kq, bool locked)
 	__attribute__((noinline, cold));
 struct kqueue *kq_acquire_deferred(struct kqueue *kq) __attribute__((noinline, cold));
+struct kqueue *kq_acquire_table(int fd, int *err) __attribute__((noinline));
 void kq_release_slow(struct kqueue *kq);
 bool kq_sync_wake_deferred(struct kqueue *kq);
 int  kq_quiesce_wait(struct kqueue *kq);
@@ -506,20 +507,19 @@ static inline void kq_prefetch_hint(struct kqueue *kq)
 		__builtin_prefetch(kn, 1);
 }
 
-/* Locked, users++; NULL: *err is -EBADF, or -EDEADLK (a signal handler
- * re-entering a kevent() its thread is inside).  Inline: every kevent()
- * starts here (kqueue.c has the rest). */
-static inline struct kqueue *kq_acquire(int fd, int *err)
+/* kq_acquire() once the object is known: locked, users++, or NULL with
+ * *err set.  `guessed`: kq came from the thread's last kevent() rather than
+ * the table, so any refusal is asked of the table again. */
+static inline __attribute__((always_inline))
+struct kqueue *kq_acquire_obj(struct kqueue *kq, int fd, int *err, bool guessed)
 {
-	struct kqueue *kq = kq_fdtab_kq(fd);
-	*err = -EBADF;
-	if (!kq)
-		return NULL;
 	/* A signal handler that interrupted this thread inside a kevent() on
 	 * the same kqueue: waiting would wait for itself, and the interrupted
 	 * call may be half-way through a change.  FreeBSD's kevent() is one
 	 * system call, never interrupted so. */
 	if (__builtin_expect(!kq_held_enter(&kq->lock), 0)) {
+		if (guessed)
+			return kq_acquire_table(fd, err);
 		*err = -EDEADLK;
 		return kq_acquire_failed(kq, false);
 	}
@@ -527,9 +527,15 @@ static inline struct kqueue *kq_acquire(int fd, int *err)
 	kq_mutex_lock(&kq->lock);
 	/* A live kqueue whose number is fd is the one the table names: both
 	 * change together under this lock.  A recycled object (free list) now
-	 * serving the same number is that number's kqueue as well. */
-	if (__builtin_expect(kq->dead || kq->ufd != fd, 0))
-		return kq_acquire_failed(kq, true);
+	 * serving the same number is that number's kqueue as well.  Objects
+	 * are never freed, so a stale guess is only a kqueue to let go. */
+	if (__builtin_expect(kq->dead || kq->ufd != fd, 0)) {
+		kq_acquire_failed(kq, true);
+		if (guessed)
+			return kq_acquire_table(fd, err);
+		*err = -EBADF;
+		return NULL;
+	}
 	/* Counted at once, so a consumer that wakes up sees another thread
 	 * inside and does not become the consumer again (kq_quiesce). */
 	kq->users++;
@@ -540,6 +546,19 @@ static inline struct kqueue *kq_acquire(int fd, int *err)
 			*err = -EBADF;
 	}
 	return kq;
+}
+
+/* Locked, users++; NULL: *err is -EBADF, or -EDEADLK (a signal handler
+ * re-entering a kevent() its thread is inside).  Inline: every kevent()
+ * starts here; a number other than the last one this thread entered goes
+ * through the table (kqueue.c). */
+static inline struct kqueue *kq_acquire(int fd, int *err)
+{
+	struct kq_held *h = &kq_held;
+	struct kqueue *kq = h->last_kq;
+	if (__builtin_expect(h->last_fd != fd || !kq, 0))
+		return kq_acquire_table(fd, err);
+	return kq_acquire_obj(kq, fd, err, true);
 }
 
 /* users--, unlock, maybe teardown.  The common case inline: nothing

@@ -269,6 +269,23 @@ struct kqueue *kq_acquire_failed(struct kqueue *kq, bool locked)
 	return NULL;
 }
 
+/* kq_acquire() by the table, which then becomes the thread's guess.  A
+ * signal handler may run between the two stores and see a mixed pair: the
+ * check under the lock refuses it like any stale guess. */
+struct kqueue *kq_acquire_table(int fd, int *err)
+{
+	struct kqueue *kq = kq_fdtab_kq(fd);
+	*err = -EBADF;
+	if (!kq)
+		return NULL;
+	kq = kq_acquire_obj(kq, fd, err, false);
+	if (kq) {
+		kq_held.last_fd = fd;
+		kq_held.last_kq = kq;
+	}
+	return kq;
+}
+
 struct kqueue *kq_acquire_deferred(struct kqueue *kq)
 {
 	kq_deferred_apply(kq);

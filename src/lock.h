@@ -58,10 +58,16 @@ struct kq_mutex {
  * access, which a handler could not afford.
  */
 #define KQ_HELD_MAX 8
+struct kqueue;
 struct kq_held {
-	unsigned         n;      /* first, and aligned: n and the first entry */
-	struct kq_mutex *m[KQ_HELD_MAX];   /* are always in one cache line */
-} __attribute__((aligned(16)));
+	unsigned         n;      /* first, and aligned: n, the first entries */
+	/* The kqueue this thread last entered and its number (kq.h,
+	 * kq_acquire): a guess, checked under that kqueue's lock, that saves
+	 * the table look-up in the line every kevent() touches anyway. */
+	int              last_fd;
+	struct kqueue   *last_kq;
+	struct kq_mutex *m[KQ_HELD_MAX];   /* and the guess share a cache line */
+} __attribute__((aligned(64)));
 extern __thread struct kq_held kq_held
 	__attribute__((tls_model("initial-exec"), visibility("hidden")));
 
