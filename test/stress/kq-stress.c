@@ -64,8 +64,9 @@
  *   libkq defects (found by this test; for investigating other failures
  *   only, off by default):
  *     clear-dup  a second record of an EV_CLEAR READ/WRITE knote for an
- *                activation already delivered (an epoll edge that arrives
- *                while the knote is on libkq's ready queue is not coalesced)
+ *                activation already delivered (a writer's bytes counted
+ *                before its epoll edge arrived); more than 5 plus one per
+ *                10,000 EV_CLEAR records still fails
  *     eof-mix    a pipe record whose EV_EOF does not match the pipe while
  *                the call ran (data read at copy-out, EV_EOF taken from an
  *                earlier epoll report: e.g. a WRITE record without EV_EOF
@@ -1942,10 +1943,20 @@ int main(int argc, char **argv)
 	       calls, st_records, st_drain, st_quiet_checks, st_lostchecks);
 	printf("  records of level knotes %lld, EV_CLEAR %lld, EV_DISPATCH %lld, "
 	       "EV_ONESHOT %lld\n", st_kind[0], st_kind[1], st_kind[2], st_kind[3]);
+	/* The tolerance has a bound: one duplicate per 10,000 EV_CLEAR
+	 * records, and 5 more.  What remains of the defect (a writer's bytes
+	 * visible before its epoll edge) gives about one per 180,000; without
+	 * the collection after a shared kqueue's delivery it was one per 1,400,
+	 * which this bound catches within seconds. */
+	long long dup_bound = 5 + st_kind[1] / 10000;
+	if (cfg_tol_cleardup && st_cleardup > dup_bound)
+		failf("%lld duplicate EV_CLEAR records, more than the %lld tolerated "
+		      "(5 + one per 10,000 EV_CLEAR records)", st_cleardup, dup_bound);
 	int nf = nfail();
 	if (cfg_tol_cleardup)
 		printf("  TOLERATED (KQ_STRESS_TOLERATE clear-dup): %lld duplicate EV_CLEAR "
-		       "records of activations already delivered\n", st_cleardup);
+		       "records of activations already delivered (at most %lld)\n",
+		       st_cleardup, dup_bound);
 	if (cfg_tol_eofmix)
 		printf("  TOLERATED (KQ_STRESS_TOLERATE eof-mix): %lld pipe records whose "
 		       "EV_EOF does not match the pipe while the call ran\n", st_eofmix);
