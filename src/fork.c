@@ -72,7 +72,7 @@ static void child(void)
 	for (unsigned i = 0; i < KQ_HELD_MAX; i++)
 		kq_held.m[i] = NULL;
 	kq_held.n = 0;
-	kq_held.last_kq = NULL;
+	kq_held.last_kq[0] = kq_held.last_kq[1] = NULL;
 	kq_signal_fork_child();
 	kq_fork_child_kqueues();
 	kq_signals_restore(&old);

@@ -550,13 +550,19 @@ struct kqueue *kq_acquire_obj(struct kqueue *kq, int fd, int *err, bool guessed)
 
 /* Locked, users++; NULL: *err is -EBADF, or -EDEADLK (a signal handler
  * re-entering a kevent() its thread is inside).  Inline: every kevent()
- * starts here; a number other than the last one this thread entered goes
+ * starts here; a number other than the last two this thread entered goes
  * through the table (kqueue.c). */
 static inline struct kqueue *kq_acquire(int fd, int *err)
 {
 	struct kq_held *h = &kq_held;
-	struct kqueue *kq = h->last_kq;
-	if (__builtin_expect(h->last_fd != fd || !kq, 0))
+	struct kqueue *kq;
+	if (__builtin_expect(h->last_fd[0] == fd, 1))
+		kq = h->last_kq[0];
+	else if (h->last_fd[1] == fd)
+		kq = h->last_kq[1];
+	else
+		kq = NULL;
+	if (__builtin_expect(!kq, 0))
 		return kq_acquire_table(fd, err);
 	return kq_acquire_obj(kq, fd, err, true);
 }

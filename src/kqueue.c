@@ -269,8 +269,9 @@ struct kqueue *kq_acquire_failed(struct kqueue *kq, bool locked)
 	return NULL;
 }
 
-/* kq_acquire() by the table, which then becomes the thread's guess.  A
- * signal handler may run between the two stores and see a mixed pair: the
+/* kq_acquire() by the table, which then becomes the thread's latest guess
+ * (the previous latest one moves down, unless it named the same number).
+ * A signal handler may run between the stores and see a mixed pair: the
  * check under the lock refuses it like any stale guess. */
 struct kqueue *kq_acquire_table(int fd, int *err)
 {
@@ -280,8 +281,13 @@ struct kqueue *kq_acquire_table(int fd, int *err)
 		return NULL;
 	kq = kq_acquire_obj(kq, fd, err, false);
 	if (kq) {
-		kq_held.last_fd = fd;
-		kq_held.last_kq = kq;
+		struct kq_held *h = &kq_held;
+		if (h->last_fd[0] != fd) {
+			h->last_fd[1] = h->last_fd[0];
+			h->last_kq[1] = h->last_kq[0];
+		}
+		h->last_fd[0] = fd;
+		h->last_kq[0] = kq;
 	}
 	return kq;
 }

@@ -61,12 +61,15 @@ struct kq_mutex {
 struct kqueue;
 struct kq_held {
 	unsigned         n;      /* first, and aligned: n, the first entries */
-	/* The kqueue this thread last entered and its number (kq.h,
-	 * kq_acquire): a guess, checked under that kqueue's lock, that saves
-	 * the table look-up in the line every kevent() touches anyway. */
-	int              last_fd;
-	struct kqueue   *last_kq;
-	struct kq_mutex *m[KQ_HELD_MAX];   /* and the guess share a cache line */
+	/* The two kqueues this thread entered last and their numbers, the
+	 * latest first (kq.h, kq_acquire): guesses, checked under the
+	 * kqueue's lock, that save the table look-up in the line every
+	 * kevent() touches anyway.  Two, because a thread often alternates
+	 * between its own kqueue and another thread's (a trigger, then a
+	 * wait). */
+	int              last_fd[2];
+	struct kqueue   *last_kq[2];
+	struct kq_mutex *m[KQ_HELD_MAX];   /* and the guesses share a line */
 } __attribute__((aligned(64)));
 extern __thread struct kq_held kq_held
 	__attribute__((tls_model("initial-exec"), visibility("hidden")));

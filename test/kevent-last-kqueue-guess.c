@@ -111,6 +111,23 @@ int main(void)
 	check(&d);
 	unwatch(&c);
 
+	/* three kqueues in turn: more than the thread remembers */
+	struct watched e;
+	watch(&e, (void *)0xe4);
+	for (int i = 0; i < 9; i++)
+		check(i % 3 == 0 ? &a : i % 3 == 1 ? &d : &e);
+	/* the older guess stale: d closed, its number taken by a new kqueue */
+	check(&d);
+	check(&a);
+	int dn = d.kq;
+	T_EQ(close(d.kq), 0);
+	expect_ebadf(dn);
+	watch(&d, (void *)0xd4);
+	T_EQ(d.kq, dn);
+	check(&a);
+	check(&d);
+	check(&e);
+
 	/* threads taking turns on two kqueues each */
 	shared[0] = a;
 	shared[1] = d;
