@@ -11,7 +11,8 @@ set(KQ_LIBC_TESTS
   # dies with the first close of its number, a kqueue with the close of
   # its own (EBADF after it, its descriptors released, nothing left in
   # epoll), also for closes made by libraries and inside a signal handler
-  change-fd-vs-user-ident kevent-bad-kq kqueue-close-while-waiting
+  change-fd-vs-user-ident kevent-bad-kq kevent-last-kqueue-guess
+  kqueue-close-while-waiting
   kqueue-create-close kqueue-dup kqueue-fd-budget timer-fd-budget
   user-fd-budget vnode-many-files read-eventfd-many read-eventfd-reused-number
   read-unix-listen-many read-tcp-uring-emfile
