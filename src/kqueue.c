@@ -210,6 +210,8 @@ int kq_create(int flags)
 	kq->consumer = false;
 	kq->quiescers = 0;
 	kq->waitfd = -1;
+	kq->deliverer = NULL;
+	kq->shared = false;
 	kq->qhead = NULL;
 	kq->qtailp = &kq->qhead;
 	kq->qcount = 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Each thread remembers the kqueue it last entered, to skip the look-up
- * of its number.  Whatever happened to that kqueue since, kevent() must act
+ * Each thread remembers the two kqueues it last entered, to skip the
+ * look-up of their numbers.  Whatever happened to them since, kevent() must act
  * on the kqueue the number names now: EBADF once it is closed or the number
  * is something else, and the records of the new kqueue once another one
  * has the number, whether libkq made it afresh or reused the closed one's
