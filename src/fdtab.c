@@ -441,17 +441,28 @@ void kq_fdtab_forget_all(void)
 		if (!pg)
 			continue;
 		for (unsigned i = 0; i < PAGE_SIZE_ENTRIES; i++) {
-			atomic_store(&pg[i].interest, 0);
-			atomic_store(&pg[i].kqs, 0);
-			atomic_store(&pg[i].sockerr, 0);
+			struct fdent *e = &pg[i];
+			/* Only what holds something is written: the child's
+			 * memory is the parent's until written, and a store to
+			 * every entry copied all 32 pages of a table page (and
+			 * faulted on each) in every child, an exec's included. */
+			if (atomic_load_explicit(&e->interest, memory_order_relaxed))
+				atomic_store(&e->interest, 0);
+			if (atomic_load_explicit(&e->kqs, memory_order_relaxed))
+				atomic_store(&e->kqs, 0);
+			if (atomic_load_explicit(&e->sockerr, memory_order_relaxed))
+				atomic_store(&e->sockerr, 0);
 			/* the kinds stay true; the parent holds copies of all */
-			atomic_fetch_and(&pg[i].birth, BIRTH_KIND | BIRTH_LOWAT);
+			if (atomic_load_explicit(&e->birth, memory_order_relaxed) &
+			    ~(BIRTH_KIND | BIRTH_LOWAT))
+				atomic_fetch_and(&e->birth, BIRTH_KIND | BIRTH_LOWAT);
 		}
 	}
 	atomic_store(&nstash, 0);
 	for (unsigned p = 0; p < NPAGES; p++) {
 		_Atomic(struct kqueue *) *pg = atomic_load(&kqpages[p]);
 		for (unsigned i = 0; pg && i < PAGE_SIZE_ENTRIES; i++)
-			atomic_store(&pg[i], NULL);
+			if (atomic_load_explicit(&pg[i], memory_order_relaxed))
+				atomic_store(&pg[i], NULL);
 	}
 }
