@@ -36,16 +36,17 @@ find_program(KQ_FILE_EXECUTABLE file)
 # it, the values it gives on Debian 12 (glibc 2.36): the newest glibc symbol
 # versions libkq.so uses (objdump -T) are GLIBC_2.34 (dlsym, pthread_once,
 # pthread_mutex_trylock and pthread_testcancel moved into libc.so.6 in 2.34;
-# epoll_pwait2, GLIBC_2.35, is called as a system call), and libgcc_s is
-# needed for the unwinder (-fexceptions: __gcc_personality_v0@GCC_3.3.1 and
-# _Unwind_Resume, for pthread_cleanup_push).  test/sh/deb-package.sh checks
+# epoll_pwait2, GLIBC_2.35, is called as a system call).  libgcc_s is not
+# linked: the unwinder is looked up when a thread is cancelled in kevent(),
+# and glibc itself loads it for any cancellation (src/unwind.c).
+# test/sh/deb-package.sh checks
 # that libc6's version is exactly the newest one used.
 find_program(KQ_DPKG_SHLIBDEPS dpkg-shlibdeps)
 if(KQ_DPKG_SHLIBDEPS AND KQ_FILE_EXECUTABLE)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 else()
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)
-  set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS "libc6 (>= 2.34), libgcc-s1 (>= 3.3.1)")
+  set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS "libc6 (>= 2.34)")
   message(STATUS "libkq: dpkg-shlibdeps or file(1) is not installed; "
     "libkq0 Depends: ${CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS}")
 endif()

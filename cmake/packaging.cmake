@@ -29,7 +29,7 @@
 # What cpack does beyond this file's settings:
 #   cmake/cpack-deb-tools.cmake  (CPACK_PROJECT_CONFIG_FILE, read when cpack
 #     starts): Depends by dpkg-shlibdeps when dpkg-dev and file(1) are there,
-#     else libc6 (>= 2.34), libgcc-s1 (>= 3.3.1); the .so stripped into a
+#     else libc6 (>= 2.34); the .so stripped into a
 #     -dbgsym package when objcopy, readelf and file(1) are there, else
 #     stripped with no debug information kept.
 #   cmake/cpack-deb-layout.cmake  (CPACK_PRE_BUILD_SCRIPTS, after the
