@@ -39,7 +39,7 @@ set(KQ_LIBC_TESTS
   lifetime-close-after-setfd-spawn lifetime-close-private-accept4
   lifetime-close-private-socketpair lifetime-kqueue-raw-close-reused
   lifetime-raw-close-socket-reborn lifetime-raw-close-reborn-in-library
-  lifetime-raw-close-kept-error
+  lifetime-raw-close-kept-error fork-child-high-fd-forgotten
   # getsockopt(), connect() and the read and write calls: the socket error
   # read for an EV_EOF record, or for a UDP socket's READ record, reaches
   # the program; receives on a UDP socket read by `data` are counted, so

@@ -57,6 +57,22 @@ static void page_free(void *p, size_t size)
 	KQ_SYSCALL(SYS_munmap, p, size);
 }
 
+/* 1 + the highest number an entry was made for (ent() or kqent() with
+ * create): every entry above holds nothing, since only those calls make an
+ * entry hold something.  A fork child clears the entries below only:
+ * reading the rest of a table page faulted in pages nobody had touched, in
+ * every fork child. */
+static atomic_int ent_top, kqent_top;
+
+static void note_top(atomic_int *top, int fd)
+{
+	int t = atomic_load_explicit(top, memory_order_relaxed);
+	while (fd >= t && !atomic_compare_exchange_weak_explicit(top, &t, fd + 1,
+								 memory_order_release,
+								 memory_order_relaxed))
+		;
+}
+
 static struct fdent *ent(int fd, bool create)
 {
 	if (fd < 0)
@@ -79,6 +95,8 @@ static struct fdent *ent(int fd, bool create)
 			pg = expect;
 		}
 	}
+	if (create)
+		note_top(&ent_top, fd);
 	return &pg[(unsigned)fd & (PAGE_SIZE_ENTRIES - 1)];
 }
 
@@ -104,6 +122,8 @@ static _Atomic(struct kqueue *) *kqent(int fd, bool create)
 			pg = expect;
 		}
 	}
+	if (create)
+		note_top(&kqent_top, fd);
 	return &pg[(unsigned)fd & (PAGE_SIZE_ENTRIES - 1)];
 }
 
@@ -436,11 +456,12 @@ int kq_fdtab_next_busy(int from, int to)
 /* Fork child: no descriptor is a kqueue or has knotes any more. */
 void kq_fdtab_forget_all(void)
 {
-	for (unsigned p = 0; p < NPAGES; p++) {
+	unsigned top = (unsigned)atomic_load(&ent_top);
+	for (unsigned p = 0; p < NPAGES && p << PAGE_BITS < top; p++) {
 		struct fdent *pg = atomic_load(&pages[p]);
 		if (!pg)
 			continue;
-		for (unsigned i = 0; i < PAGE_SIZE_ENTRIES; i++) {
+		for (unsigned i = 0; i < PAGE_SIZE_ENTRIES && (p << PAGE_BITS) + i < top; i++) {
 			struct fdent *e = &pg[i];
 			/* Only what holds something is written: the child's
 			 * memory is the parent's until written, and a store to
@@ -459,9 +480,10 @@ void kq_fdtab_forget_all(void)
 		}
 	}
 	atomic_store(&nstash, 0);
-	for (unsigned p = 0; p < NPAGES; p++) {
+	top = (unsigned)atomic_load(&kqent_top);
+	for (unsigned p = 0; p < NPAGES && p << PAGE_BITS < top; p++) {
 		_Atomic(struct kqueue *) *pg = atomic_load(&kqpages[p]);
-		for (unsigned i = 0; pg && i < PAGE_SIZE_ENTRIES; i++)
+		for (unsigned i = 0; pg && i < PAGE_SIZE_ENTRIES && (p << PAGE_BITS) + i < top; i++)
 			if (atomic_load_explicit(&pg[i], memory_order_relaxed))
 				atomic_store(&pg[i], NULL);
 	}

@@ -565,8 +565,12 @@ void kq_signal_fork_parent(void)
  * dispositions come back and libkq's process-wide fds go. */
 void kq_signal_fork_child(void)
 {
+	/* `watched` (one page), not every sigs[] entry: reading the entries of
+	 * signals never watched faulted in pages the parent never touched, in
+	 * every fork child.  The prepare handler holds sig_lock, so the set is
+	 * exactly the signals with watchers. */
 	for (int sig = 1; sig < NSIGS; sig++) {
-		if (!catchable(sig) || atomic_load(&sigs[sig].watchers) == 0)
+		if (!catchable(sig) || !sigismember(&watched, sig))
 			continue;
 		__sigaction(sig, prog_of(sig), NULL);
 		atomic_store(&sigs[sig].watchers, 0);

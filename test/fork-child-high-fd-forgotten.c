@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * A fork child forgets what libkq kept for its parent's descriptors at
+ * every number, high ones included: an error libkq took from a reset
+ * socket for its EV_EOF record (and keeps for the parent's next read or
+ * getsockopt(SO_ERROR)) is the parent's, and the child's getsockopt() gets
+ * the socket's own state, 0, at number 9000 (in a later page of libkq's
+ * table) as at a low number, also once the child has an error of its own
+ * kept.  The parent still gets the error after.
+ */
+#include "t.h"
+
+#include <sys/wait.h>
+
+/* A connected TCP socket at `at` (or where it was made, at < 0) whose
+ * reset libkq reported (and so took its error). */
+static int reset_at(int at)
+{
+	int kq = t_kqueue(), c, s;
+	struct kevent ev[4];
+	struct linger lg = { 1, 0 };
+
+	t_tcp_pair(&c, &s);
+	if (at >= 0) {
+		T_EQ(dup2(c, at), at);
+		T_EQ(close(c), 0);
+		c = at;
+	}
+	t_change(kq, c, EVFILT_READ, EV_ADD, 0, 0, NULL);
+	T_ASSERT(setsockopt(s, SOL_SOCKET, SO_LINGER, &lg, sizeof lg) == 0);
+	T_EQ(close(s), 0);
+	T_EQ(t_wait(kq, ev, 4, 2000), 1);
+	T_KEVENT(&ev[0], c, EVFILT_READ, EV_EOF, ECONNRESET, 0, NULL);
+	T_EQ(close(kq), 0);
+	return c;
+}
+
+static int so_error(int fd)
+{
+	int err = -1;
+	socklen_t len = sizeof err;
+	T_ASSERT(getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0);
+	return err;
+}
+
+static void check(int at)
+{
+	int c = reset_at(at);
+	pid_t pid = fork();
+	T_ASSERT(pid >= 0);
+	if (pid == 0) {
+		/* an error kept in the child too, so that the child's
+		 * getsockopt() looks at what libkq keeps at all */
+		int other = reset_at(-1);
+		_exit(so_error(c) == 0 && so_error(other) == ECONNRESET ? 0 : 1);
+	}
+	int st;
+	T_EQ(waitpid(pid, &st, 0), pid);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		T_FAIL("fd %d: the child got its parent's kept error", c);
+	T_EQ(so_error(c), ECONNRESET);
+	T_EQ(so_error(c), 0);
+	T_EQ(close(c), 0);
+}
+
+int main(void)
+{
+	alarm(20);
+	check(-1);
+	check(9000);
+	return 0;
+}
