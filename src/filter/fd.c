@@ -691,10 +691,13 @@ static int inq_of(struct knote *kn, int fd, int64_t *n)
 
 static int space_of(struct knote *kn, int fd, bool died, int64_t *n)
 {
-	bool batched = batch_answer(kn, FPRIV_SPACE, n);
-	if (died)
-		return kq_sock_sndbuf(fd, n);
-	return batched ? 0 : kq_sock_space(fd, n);
+	int64_t both;
+	if (batch_answer(kn, FPRIV_SPACE, &both)) {
+		/* prefetch_store(): the buffer above, the space below */
+		*n = died ? both >> 32 : (int64_t)(uint32_t)both;
+		return 0;
+	}
+	return died ? kq_sock_sndbuf(fd, n) : kq_sock_space(fd, n);
 }
 
 /*
@@ -743,7 +746,10 @@ static void prefetch_add(struct prefetch *b, struct knote *kn)
 	}
 }
 
-/* Hands the answers to their knotes; the space is kq_sock_space()'s. */
+/* Hands the answers to their knotes; the space is kq_sock_space()'s.  A
+ * WRITE knote's answer also keeps the buffer size (the high 32 bits):
+ * a connection that died reports all of it (space_of()), and a refused
+ * connect, the usual way to die, is found in a batch as often as not. */
 static void prefetch_store(struct prefetch *b)
 {
 	for (unsigned i = 0, k = 0; i < b->nkn; i++) {
@@ -758,7 +764,8 @@ static void prefetch_store(struct prefetch *b)
 		}
 		int buf = b->out[k], queued = b->out[k + 1];
 		if (buf >= 0 && queued >= 0) {
-			kn->data = buf > queued ? buf - queued : 0;
+			int space = buf > queued ? buf - queued : 0;
+			kn->data = (int64_t)((uint64_t)(uint32_t)buf << 32 | (uint32_t)space);
 			kn->fpriv |= FPRIV_SPACE;
 		}
 		k += 2;
