@@ -9,8 +9,8 @@
  * they make libgcc_s a library that every program linked with libkq loads
  * when it starts, although they run only while a thread is being unwound:
  * on a virtual machine, loading it (its constructor's CPU feature probes
- * each leave the guest) cost each exec of a small program 80-100 us, more
- * than loading libkq itself.
+ * each leave the guest) cost each exec of a small program about 100 us,
+ * more than loading libkq itself.
  *
  * Only pthread_cancel() and pthread_exit() unwind a thread through libkq's
  * frames (nothing libkq calls throws), and the C library loads libgcc_s
@@ -29,6 +29,7 @@
  */
 #include <dlfcn.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 /* hidden: these must bind to the definitions below, never be exported */
 #pragma GCC visibility push(hidden)
@@ -45,13 +46,29 @@ static _Atomic(resume_fn) real_resume;
 /* The symbol in the loaded libgcc_s, or in whatever the program's global
  * scope offers under that name and version (libgcc_s loaded by a C++
  * program, or by a sanitizer's runtime). */
-static void *unwinder(const char *name, const char *version)
+static void *unwinder(void *h, const char *name, const char *version)
 {
-	void *h = dlopen("libgcc_s.so.1", RTLD_LAZY | RTLD_NOLOAD);
 	void *f = h ? dlvsym(h, name, version) : NULL;
+	return f ? f : dlvsym(RTLD_DEFAULT, name, version);
+}
+
+/* Both at the first call of either: an unwind through libkq calls the
+ * personality routine, then _Unwind_Resume from the cleanup.  Threads
+ * racing here store the same values. */
+static bool resolve(void)
+{
+	if (atomic_load_explicit(&real_resume, memory_order_acquire))
+		return true;
+	void *h = dlopen("libgcc_s.so.1", RTLD_LAZY | RTLD_NOLOAD);
+	personality_fn p = (personality_fn)unwinder(h, "__gcc_personality_v0", "GCC_3.3.1");
+	resume_fn r = (resume_fn)unwinder(h, "_Unwind_Resume", "GCC_3.0");
 	if (h)
 		dlclose(h);   /* drops only the reference NOLOAD took */
-	return f ? f : dlvsym(RTLD_DEFAULT, name, version);
+	if (!p || !r)
+		return false;
+	atomic_store_explicit(&real_personality, p, memory_order_relaxed);
+	atomic_store_explicit(&real_resume, r, memory_order_release);
+	return true;
 }
 
 _Unwind_Reason_Code __gcc_personality_v0(int version, _Unwind_Action actions,
@@ -64,28 +81,19 @@ _Unwind_Reason_Code __gcc_personality_v0(int version, _Unwind_Action actions,
 					 struct _Unwind_Exception *ue,
 					 struct _Unwind_Context *ctx)
 {
-	personality_fn f = atomic_load_explicit(&real_personality, memory_order_acquire);
-	if (!f) {
-		f = (personality_fn)unwinder("__gcc_personality_v0", "GCC_3.3.1");
-		if (!f)
-			return _URC_FATAL_PHASE1_ERROR;
-		atomic_store_explicit(&real_personality, f, memory_order_release);
-	}
-	return f(version, actions, cls, ue, ctx);
+	if (!resolve())
+		return _URC_FATAL_PHASE1_ERROR;
+	return atomic_load_explicit(&real_personality, memory_order_relaxed)(version, actions,
+									     cls, ue, ctx);
 }
 
 void _Unwind_Resume(struct _Unwind_Exception *ue)
 {
-	resume_fn f = atomic_load_explicit(&real_resume, memory_order_acquire);
-	if (!f) {
-		f = (resume_fn)unwinder("_Unwind_Resume", "GCC_3.0");
-		/* Unreachable without it: only an unwind libgcc_s runs enters a
-		 * landing pad that calls this. */
-		if (!f)
-			__builtin_trap();
-		atomic_store_explicit(&real_resume, f, memory_order_release);
-	}
-	f(ue);
+	/* Unreachable without it: only an unwind libgcc_s runs enters a
+	 * landing pad that calls this. */
+	if (!resolve())
+		__builtin_trap();
+	atomic_load_explicit(&real_resume, memory_order_relaxed)(ue);
 	__builtin_unreachable();
 }
 #pragma GCC visibility pop
