@@ -9,31 +9,9 @@
  * kept.  The parent still gets the error after.
  */
 #include "t.h"
+#include "t_reset_error.h"
 
 #include <sys/wait.h>
-
-/* A connected TCP socket at `at` (or where it was made, at < 0) whose
- * reset libkq reported (and so took its error). */
-static int reset_at(int at)
-{
-	int kq = t_kqueue(), c, s;
-	struct kevent ev[4];
-	struct linger lg = { 1, 0 };
-
-	t_tcp_pair(&c, &s);
-	if (at >= 0) {
-		T_EQ(dup2(c, at), at);
-		T_EQ(close(c), 0);
-		c = at;
-	}
-	t_change(kq, c, EVFILT_READ, EV_ADD, 0, 0, NULL);
-	T_ASSERT(setsockopt(s, SOL_SOCKET, SO_LINGER, &lg, sizeof lg) == 0);
-	T_EQ(close(s), 0);
-	T_EQ(t_wait(kq, ev, 4, 2000), 1);
-	T_KEVENT(&ev[0], c, EVFILT_READ, EV_EOF, ECONNRESET, 0, NULL);
-	T_EQ(close(kq), 0);
-	return c;
-}
 
 static int so_error(int fd)
 {
@@ -45,13 +23,13 @@ static int so_error(int fd)
 
 static void check(int at)
 {
-	int c = reset_at(at);
+	int c = t_reset_after_eof_at(at);
 	pid_t pid = fork();
 	T_ASSERT(pid >= 0);
 	if (pid == 0) {
 		/* an error kept in the child too, so that the child's
 		 * getsockopt() looks at what libkq keeps at all */
-		int other = reset_at(-1);
+		int other = t_reset_after_eof();
 		_exit(so_error(c) == 0 && so_error(other) == ECONNRESET ? 0 : 1);
 	}
 	int st;

@@ -398,6 +398,15 @@ static inline void t_loopback(struct sockaddr_in *sin)
 	sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 }
 
+/* The socket's SO_SNDBUF (what a died TCP connection's WRITE data is). */
+static inline int64_t t_sndbuf(int s)
+{
+	int v = 0;
+	socklen_t len = sizeof v;
+	T_ASSERT(getsockopt(s, SOL_SOCKET, SO_SNDBUF, &v, &len) == 0);
+	return v;
+}
+
 /* AF_INET socket on a free 127.0.0.1 port (*sin); listening if backlog > 0. */
 static inline int t_inet_socket(int type, int backlog, struct sockaddr_in *sin)
 {

@@ -12,14 +12,20 @@
 
 #include "t.h"
 
-/* The connected end, its error taken by libkq for the EV_EOF record. */
-static inline int t_reset_after_eof(void)
+/* The connected end, its error taken by libkq for the EV_EOF record; moved
+ * to number `at` first unless at < 0. */
+static inline int t_reset_after_eof_at(int at)
 {
 	int kq = t_kqueue(), c, s;
 	struct kevent ev[4];
 	struct linger lg = { 1, 0 };
 
 	t_tcp_pair(&c, &s);
+	if (at >= 0) {
+		T_EQ(dup2(c, at), at);
+		T_EQ(close(c), 0);
+		c = at;
+	}
 	t_change(kq, c, EVFILT_READ, EV_ADD, 0, 0, NULL);
 	T_ASSERT(setsockopt(s, SOL_SOCKET, SO_LINGER, &lg, sizeof lg) == 0);
 	T_ASSERT(close(s) == 0);
@@ -27,6 +33,11 @@ static inline int t_reset_after_eof(void)
 	T_KEVENT(&ev[0], c, EVFILT_READ, EV_EOF, ECONNRESET, 0, NULL);
 	T_ASSERT(close(kq) == 0);
 	return c;
+}
+
+static inline int t_reset_after_eof(void)
+{
+	return t_reset_after_eof_at(-1);
 }
 
 /* After the error was taken: a read sees end of file. */

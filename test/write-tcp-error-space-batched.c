@@ -13,14 +13,6 @@
 
 #define N 8
 
-static int64_t sndbuf(int s)
-{
-	int v = 0;
-	socklen_t len = sizeof v;
-	T_ASSERT(getsockopt(s, SOL_SOCKET, SO_SNDBUF, &v, &len) == 0);
-	return v;
-}
-
 static void round_of(int kq, const struct sockaddr_in *dead, unsigned short extra)
 {
 	int s[N];
@@ -38,7 +30,7 @@ static void round_of(int kq, const struct sockaddr_in *dead, unsigned short extr
 		int i = (int)(intptr_t)ev[k].udata - 1;
 		T_ASSERT(i >= 0 && i < N && !(seen & 1 << i));
 		seen |= 1 << i;
-		T_KEVENT(&ev[k], s[i], EVFILT_WRITE, extra | EV_EOF, ECONNREFUSED, sndbuf(s[i]),
+		T_KEVENT(&ev[k], s[i], EVFILT_WRITE, extra | EV_EOF, ECONNREFUSED, t_sndbuf(s[i]),
 			 (void *)(intptr_t)(i + 1));
 	}
 	for (int i = 0; i < N; i++)

@@ -16,21 +16,13 @@
 #include <fcntl.h>
 #include <linux/sockios.h>
 
-static int64_t sndbuf(int s)
-{
-	int v = 0;
-	socklen_t len = sizeof v;
-	T_ASSERT(getsockopt(s, SOL_SOCKET, SO_SNDBUF, &v, &len) == 0);
-	return v;
-}
-
 static void refused(int kq)
 {
 	struct sockaddr_in dead;
 	int d = t_inet_socket(SOCK_STREAM, 0, &dead);
 	int s = t_refused_connect(&dead);
 	t_change(kq, s, EVFILT_WRITE, EV_ADD | EV_ONESHOT, 0, 0, (void *)0x1);
-	T_WAIT1(kq, 2000, s, EVFILT_WRITE, EV_ONESHOT | EV_EOF, ECONNREFUSED, sndbuf(s), (void *)0x1);
+	T_WAIT1(kq, 2000, s, EVFILT_WRITE, EV_ONESHOT | EV_EOF, ECONNREFUSED, t_sndbuf(s), (void *)0x1);
 	T_ASSERT(close(s) == 0);
 	T_ASSERT(close(d) == 0);
 }
@@ -62,7 +54,7 @@ static void reset(int kq)
 	struct linger lg = { 1, 0 };
 	T_ASSERT(setsockopt(srv, SOL_SOCKET, SO_LINGER, &lg, sizeof lg) == 0);
 	T_ASSERT(close(srv) == 0);
-	T_WAIT1(kq, 2000, c, EVFILT_WRITE, EV_CLEAR | EV_EOF, ECONNRESET, sndbuf(c), (void *)0x2);
+	T_WAIT1(kq, 2000, c, EVFILT_WRITE, EV_CLEAR | EV_EOF, ECONNRESET, t_sndbuf(c), (void *)0x2);
 	T_ASSERT(close(c) == 0);
 }
 
