@@ -39,7 +39,7 @@ set(KQ_LIBC_TESTS
   lifetime-close-after-setfd-spawn lifetime-close-private-accept4
   lifetime-close-private-socketpair lifetime-kqueue-raw-close-reused
   lifetime-raw-close-socket-reborn lifetime-raw-close-reborn-in-library
-  lifetime-raw-close-kept-error fork-child-high-fd-forgotten
+  lifetime-raw-close-kept-error
   # getsockopt(), connect() and the read and write calls: the socket error
   # read for an EV_EOF record, or for a UDP socket's READ record, reaches
   # the program; receives on a UDP socket read by `data` are counted, so
@@ -47,7 +47,7 @@ set(KQ_LIBC_TESTS
   read-udp-recverr-queue read-udp-clear-drain-by-data read-tcp-reset lifetime-reset-error-recvmmsg lifetime-reset-error-sendmmsg
   lifetime-reset-error-splice signal-storm-kept-error
   lifetime-connect-error-in-library lifetime-reset-error-in-library
-  lifetime-so-error-in-library
+  lifetime-so-error-in-library lifetime-fork-child-kept-error-in-library
   # sigaction(), signal(), sigset(), sigignore(), __sysv_signal(),
   # siginterrupt(): the program sees and changes its own disposition of a
   # watched signal, and libkq's handler stays (counting every send)
