@@ -39,8 +39,10 @@
 #endif
 
 struct kq_mutex {
-	int state;                 /* 0 free, 1 held, 2 held, maybe sleepers */
+	int state;                 /* 0 free, 1 held, 2 held, maybe sleepers,
+				    * KQ_MUTEX_ALONE held while single-threaded */
 };
+#define KQ_MUTEX_ALONE 3
 
 /*
  * The kqueue locks this thread may hold, or wait for, with signals
@@ -75,6 +77,18 @@ extern __thread struct kq_held kq_held
 	__attribute__((tls_model("initial-exec"), visibility("hidden")));
 
 
+/* This thread's record through a register.  Named directly, initial-exec
+ * TLS in a shared object is an offset loaded from the GOT, and the signal
+ * fences below make the compiler load it again at every access (seven
+ * loads in a kevent() that waits for nothing); the empty asm turns the
+ * address into a value computed once. */
+static inline struct kq_held *kq_held_self(void)
+{
+	struct kq_held *h = &kq_held;
+	__asm__("" : "+r"(h));
+	return h;
+}
+
 /* Entries go in the reverse order of coming (a kevent() on a nested
  * kqueue inside one on its outer kqueue), so the search stops at the top.
  * The top entry moves into the freed slot before the count drops, and the
@@ -82,7 +96,7 @@ extern __thread struct kq_held kq_held
 void kq_held_pop_search(struct kq_mutex *m, unsigned n);
 static inline void kq_held_pop(struct kq_mutex *m)
 {
-	struct kq_held *h = &kq_held;   /* one TLS address, not one per access */
+	struct kq_held *h = kq_held_self();
 	unsigned n = h->n;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	/* the common case: m is the top entry (no nesting, or the inner one) */
@@ -117,7 +131,7 @@ static inline bool kq_held_mine(const struct kq_mutex *m)
  */
 static inline bool kq_held_enter(struct kq_mutex *m)
 {
-	struct kq_held *h = &kq_held;
+	struct kq_held *h = kq_held_self();
 	unsigned n = h->n;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (__builtin_expect(n != 0, 0) && kq_held_find(m, n))
@@ -163,7 +177,9 @@ static inline void kq_mutex_lock_slow(struct kq_mutex *m)
  * libkq), so a lock taken plainly is let go before a second thread exists,
  * and pthread_create() orders the two.  A signal handler that interrupts
  * the holder is kept out as before (kq_held_mine()): the lock never kept a
- * thread's own handler out.
+ * thread's own handler out.  A lock taken so says it (KQ_MUTEX_ALONE), and
+ * its unlock reads that from the lock's own line, already in the cache,
+ * rather than glibc's flag a second time.
  */
 static inline bool kq_alone(void)
 {
@@ -175,7 +191,7 @@ static inline bool kq_mutex_trylock(struct kq_mutex *m)
 	if (kq_alone()) {
 		if (__atomic_load_n(&m->state, __ATOMIC_RELAXED))
 			return false;
-		__atomic_store_n(&m->state, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&m->state, KQ_MUTEX_ALONE, __ATOMIC_RELAXED);
 		return true;
 	}
 	int free = 0;
@@ -191,7 +207,7 @@ static inline void kq_mutex_lock(struct kq_mutex *m)
 
 static inline void kq_mutex_unlock(struct kq_mutex *m)
 {
-	if (kq_alone()) {
+	if (__atomic_load_n(&m->state, __ATOMIC_RELAXED) == KQ_MUTEX_ALONE) {
 		__atomic_store_n(&m->state, 0, __ATOMIC_RELAXED);
 		return;
 	}

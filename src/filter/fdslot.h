@@ -57,7 +57,8 @@ int kq_fd_direct_read(struct kqueue *kq, uint64_t tag, uint32_t revents,
 		return 0;
 	struct kq_fdslot *s = &kq->fds[fd];
 	struct knote *kn = s->head;
-	if (((s->gen ^ (uint32_t)(tag >> 32)) & 0x7fffffff) || (tag & TAG_WRSET) ||
+	/* the generation, and not the WRITE set's (TAG_WRSET: bit 31 here) */
+	if ((uint32_t)(tag >> 32) != (s->gen & 0x7fffffff) ||
 	    (s->state & SLOT_WEPOLL) || !kn || kn->link ||
 	    kn->filter != EVFILT_READ ||
 	    (kn->flags & (EV_ONESHOT | EV_CLEAR | EV_DISPATCH | EV_WAKEONE)) ||
@@ -69,15 +70,19 @@ int kq_fd_direct_read(struct kqueue *kq, uint64_t tag, uint32_t revents,
 	    (s->kind != KQ_FD_TCP || (kn->sfflags & NOTE_LOWAT) ||
 	     (kn->fpriv & FPRIV_INQ) || nreports >= PREFETCH_MIN))
 		return 0;
+	/* Everything but the count is written before the ioctl, so that
+	 * after it nothing is loaded again.  A refusal leaves a record the
+	 * caller overwrites and fields the filter sets again. */
+	kn->flags &= (uint16_t)~EV_EOF;
+	kn->fflags = 0;
+	kq_copyout(out, kn);
 	int n = 0;
-	if (sys_ioctl_int((int)fd, FIONREAD, &n) != 0 || n <= 0)
+	if (__builtin_expect(sys_ioctl_int((int)fd, FIONREAD, &n) != 0 || n <= 0, 0))
 		return 0;
 	s->revents = (uint16_t)revents;
 	kq->nact++;   /* an activation, as kq_enqueue() counts them */
-	kn->flags &= (uint16_t)~EV_EOF;
-	kn->fflags = 0;
 	kn->data = n;
-	kq_copyout(out, kn);
+	out->data = n;
 	return 1;
 }
 
