@@ -188,8 +188,10 @@ static inline bool kq_alone(void)
 
 static inline bool kq_mutex_trylock(struct kq_mutex *m)
 {
-	if (kq_alone()) {
-		if (__atomic_load_n(&m->state, __ATOMIC_RELAXED))
+	/* laid out straight for one thread: with more, the locked
+	 * instruction costs far more than the jump */
+	if (__builtin_expect(kq_alone(), 1)) {
+		if (__builtin_expect(__atomic_load_n(&m->state, __ATOMIC_RELAXED) != 0, 0))
 			return false;
 		__atomic_store_n(&m->state, KQ_MUTEX_ALONE, __ATOMIC_RELAXED);
 		return true;
@@ -207,7 +209,7 @@ static inline void kq_mutex_lock(struct kq_mutex *m)
 
 static inline void kq_mutex_unlock(struct kq_mutex *m)
 {
-	if (__atomic_load_n(&m->state, __ATOMIC_RELAXED) == KQ_MUTEX_ALONE) {
+	if (__builtin_expect(__atomic_load_n(&m->state, __ATOMIC_RELAXED) == KQ_MUTEX_ALONE, 1)) {
 		__atomic_store_n(&m->state, 0, __ATOMIC_RELAXED);
 		return;
 	}

@@ -677,7 +677,7 @@ int kq_poll(int kqfd, struct kevent *ev, int nevents)
 		return poll_general(kq, ev, nevents);
 	kq->skips = 0;
 	int n = kq_epoll_wait(kq->epfd, kq->hbuf, nevents + 2, 0);
-	if (n == 1 && __builtin_expect(!kq->fd_oneshot, 1)) {
+	if (__builtin_expect(n == 1 && !kq->fd_oneshot, 1)) {
 		/* one report, the commonest answer: its record inline, or
 		 * the rest's path for it */
 		uint64_t tag = kq->hbuf[0].data.u64;

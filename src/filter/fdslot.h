@@ -53,22 +53,23 @@ int kq_fd_direct_read(struct kqueue *kq, uint64_t tag, uint32_t revents,
 		      struct kevent *out, int nreports)
 {
 	uint32_t fd = (uint32_t)tag;
-	if (fd >= kq->nfds)
+	/* every test expected to pass: the straight line is the record */
+	if (__builtin_expect(fd >= kq->nfds, 0))
 		return 0;
 	struct kq_fdslot *s = &kq->fds[fd];
 	struct knote *kn = s->head;
 	/* the generation, and not the WRITE set's (TAG_WRSET: bit 31 here) */
-	if ((uint32_t)(tag >> 32) != (s->gen & 0x7fffffff) ||
-	    (s->state & SLOT_WEPOLL) || !kn || kn->link ||
-	    kn->filter != EVFILT_READ ||
-	    (kn->flags & (EV_ONESHOT | EV_CLEAR | EV_DISPATCH | EV_WAKEONE)) ||
-	    (kn->status & (KN_LEVELSRC | KN_DISABLED)) != KN_LEVELSRC ||
-	    (revents & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != EPOLLIN ||
-	    kq->exact_eof)
+	if (__builtin_expect((uint32_t)(tag >> 32) != (s->gen & 0x7fffffff) ||
+			     (s->state & SLOT_WEPOLL) || !kn || kn->link ||
+			     kn->filter != EVFILT_READ ||
+			     (kn->flags & (EV_ONESHOT | EV_CLEAR | EV_DISPATCH | EV_WAKEONE)) ||
+			     (kn->status & (KN_LEVELSRC | KN_DISABLED)) != KN_LEVELSRC ||
+			     (revents & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != EPOLLIN ||
+			     kq->exact_eof, 0))
 		return 0;
 	if (s->kind != KQ_FD_PIPE && s->kind != KQ_FD_FIFO &&
-	    (s->kind != KQ_FD_TCP || (kn->sfflags & NOTE_LOWAT) ||
-	     (kn->fpriv & FPRIV_INQ) || nreports >= PREFETCH_MIN))
+	    __builtin_expect(s->kind != KQ_FD_TCP || (kn->sfflags & NOTE_LOWAT) ||
+			     (kn->fpriv & FPRIV_INQ) || nreports >= PREFETCH_MIN, 0))
 		return 0;
 	/* Everything but the count is written before the ioctl, so that
 	 * after it nothing is loaded again.  A refusal leaves a record the
