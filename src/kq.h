@@ -153,22 +153,37 @@ struct kqueue {
 	int                epfd;     /* private dup of the user's epoll fd */
 	int                ufd;      /* the number the user holds; -1 once closed */
 	unsigned           users;    /* kevent() calls inside (may be unlocked) */
-	bool               dead;     /* user closed it; torn down when users == 0 */
-	/* knotes are being dropped for the close of a descriptor whose file
-	 * the close frees: its epoll entries go with it (kq_fd_closing) */
-	bool               entries_die;
-	/* Epoll reports must be consumed in order with everything else done
-	 * under the lock (scan.c): at most one thread sleeps in a consuming
-	 * epoll_wait() (consumer), and a thread entering while it does wakes
-	 * it and waits on `cond` until it has processed what it took. */
-	bool               consumer;
-	bool               defer_arm; /* the change being applied is undone by
-				       * the next one (api.c, register.c) */
-	bool               fd_oneshot; /* an EV_ONESHOT READ/WRITE knote was ever
-					* added (kq_fd_prefetch_reports) */
-	bool               wake_on;  /* a write of wakefd may wait in epoll (kqueue.c) */
-	atomic_bool        deferred_any; /* closes are waiting in deferred[] */
-	bool               no_free;
+	/* Eight flags in one word, so that kevent()'s one-thread path
+	 * (scan.c, kq_poll) tests several with one load (KQ_FLAG). */
+	union {
+		struct {
+			/* user closed it; torn down when users == 0 */
+			bool        dead;
+			/* knotes are being dropped for the close of a
+			 * descriptor whose file the close frees: its epoll
+			 * entries go with it (kq_fd_closing) */
+			bool        entries_die;
+			/* Epoll reports must be consumed in order with
+			 * everything else done under the lock (scan.c): at
+			 * most one thread sleeps in a consuming epoll_wait()
+			 * (consumer), and a thread entering while it does
+			 * wakes it and waits on `cond` until it has processed
+			 * what it took. */
+			bool        consumer;
+			/* the change being applied is undone by the next one
+			 * (api.c, register.c) */
+			bool        defer_arm;
+			/* an EV_ONESHOT READ/WRITE knote was ever added
+			 * (kq_fd_prefetch_reports) */
+			bool        fd_oneshot;
+			/* a write of wakefd may wait in epoll (kqueue.c) */
+			bool        wake_on;
+			/* closes are waiting in deferred[] */
+			atomic_bool deferred_any;
+			bool        no_free;
+		};
+		uint64_t flagword;
+	};
 	unsigned           qcount;
 	unsigned           nfds;
 	struct knote      *qhead;    /* ready queue, FIFO */
@@ -237,6 +252,17 @@ struct kqueue {
 	 * kqueue's own number; 0 is a free slot. */
 	atomic_int         deferred[KQ_DEFER_MAX];
 };
+_Static_assert(sizeof(atomic_bool) == 1 &&
+	       offsetof(struct kqueue, no_free) - offsetof(struct kqueue, dead) == 7,
+	       "the eight flags fill flagword");
+/* A flag's bits in flagword (a bool is stored as 0 or 1). */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define KQ_FLAG(f) (UINT64_C(0xff) << 8 * (offsetof(struct kqueue, f) - \
+					    offsetof(struct kqueue, flagword)))
+#else
+#define KQ_FLAG(f) (UINT64_C(0xff) << 8 * (7 - (offsetof(struct kqueue, f) - \
+						 offsetof(struct kqueue, flagword))))
+#endif
 /* kq_poll() reads the first two lines of the struct and no further. */
 _Static_assert(offsetof(struct kqueue, graveyard) < 64 && offsetof(struct kqueue, fds) == 64 &&
 	       offsetof(struct kqueue, exact_eof) < 128, "kqueue hot lines");
@@ -399,6 +425,7 @@ void kq_drop_fd(struct kqueue *kq, int fd);
 void kq_drop_all(struct kqueue *kq);
 void kq_activate(struct kqueue *kq, struct knote *kn);
 
+static inline void kq_copyout_ext(struct kevent *ev, const struct knote *kn);
 /* A knote's record, as FreeBSD copies it out.  Field by field, not one
  * memcpy of the head: the filter has usually just stored flags, fflags
  * and data, and a 16-byte load over narrower fresh stores cannot be
@@ -412,6 +439,12 @@ static inline void kq_copyout(struct kevent *ev, const struct knote *kn)
 	ev->fflags = kn->fflags;
 	ev->data = kn->data;
 	ev->udata = kn->udata;
+	kq_copyout_ext(ev, kn);
+}
+
+/* The record's ext[], from the knote's or zero. */
+static inline void kq_copyout_ext(struct kevent *ev, const struct knote *kn)
+{
 	if (__builtin_expect(kn->ext != NULL, 0)) {
 		memcpy(ev->ext, kn->ext, sizeof ev->ext);
 	} else {

@@ -615,23 +615,9 @@ static int poll_rest(struct kqueue *kq, struct kevent *ev, int nevents, int n, i
 	return poll_result(r);
 }
 
-/*
- * kevent() with no changes and a zero timeout: what event loops call
- * between rounds of work, and benchmarks in a loop.  When nothing is
- * carried on the ready queue, no source has work at the start of a call (a
- * datagram recheck), no other thread consumes, and one epoll_wait() takes
- * all epoll has, each report of a descriptor with one plain level knote
- * becomes its record at once (direct_record).  Anything else leaves
- * the straight line for poll_general() or poll_rest(), which go on as
- * kq_scan() would have.  Every instruction here shows next to the floor of
- * two system calls per event, so: no nreports count (only kq_scan() reads
- * it, within one call), no sources' harvest hook unless one-shot knotes are
- * about (fd_harvest), and the kqueue's fields it reads sit in the struct's
- * first two cache lines.  Returns the records, or -1 with errno set.
- */
 /* kq_poll() when epoll gave n > 1 reports: each report of a descriptor
  * with one plain level knote becomes its record at once.  Apart, so that
- * the one-report path keeps few registers to save. */
+ * the one-report path stays short. */
 __attribute__((noinline))
 static int poll_many(struct kqueue *kq, struct kevent *ev, int nevents, int n)
 {
@@ -664,10 +650,12 @@ static int poll_many(struct kqueue *kq, struct kevent *ev, int nevents, int n)
 	return r;
 }
 
-int kq_poll(int kqfd, struct kevent *ev, int nevents)
+/* kq_poll() through the general acquisition: several threads, another
+ * kqueue than the last, a kevent() of this thread's own under way. */
+__attribute__((noinline))
+static int poll_locked(int kqfd, struct kevent *ev, int nevents)
 {
 	int err;
-	pthread_testcancel();   /* kevent() is a cancellation point */
 	struct kqueue *kq = kq_acquire(kqfd, &err);
 	if (__builtin_expect(!kq, 0))
 		return poll_failed(err);
@@ -699,6 +687,93 @@ int kq_poll(int kqfd, struct kevent *ev, int nevents)
 		return poll_rest(kq, ev, nevents, 1, -1, 0);
 	kq_release(kq);
 	return 0;
+}
+
+/* Flags that send kq_poll()'s one-thread path to the general one on
+ * entry, and to kq_release() on the way out. */
+#define POLL_ENTER (KQ_FLAG(dead) | KQ_FLAG(entries_die) | KQ_FLAG(consumer) | \
+		    KQ_FLAG(fd_oneshot) | KQ_FLAG(deferred_any) | KQ_FLAG(no_free))
+#define POLL_LEAVE (KQ_FLAG(dead) | KQ_FLAG(wake_on) | KQ_FLAG(deferred_any))
+
+/*
+ * kevent() with no changes and a zero timeout: what event loops call
+ * between rounds of work, and benchmarks in a loop.  When nothing is
+ * carried on the ready queue, no source has work at the start of a call (a
+ * datagram recheck), no other thread consumes, and one epoll_wait() takes
+ * all epoll has, each report of a descriptor with one plain level knote
+ * becomes its record at once (direct_record).  Anything else leaves
+ * the straight line for poll_locked(), poll_general() or poll_rest(),
+ * which go on as kq_scan() would have.  Every instruction here shows next to the floor of
+ * two system calls per event, so: no nreports count (only kq_scan() reads
+ * it, within one call), no sources' harvest hook unless one-shot knotes are
+ * about (fd_harvest), and the kqueue's fields it reads sit in the struct's
+ * first two cache lines.  Returns the records, or -1 with errno set.
+ */
+int kq_poll(int kqfd, struct kevent *ev, int nevents)
+{
+	pthread_testcancel();   /* kevent() is a cancellation point */
+	/*
+	 * A process of one thread, polling the kqueue its thread entered
+	 * last, with no kevent() of its own under way (h->n == 0: not a
+	 * signal handler inside one): kq_acquire() and kq_release() with
+	 * what that allows.  The record for the thread's signal handlers
+	 * is made first, as kq_acquire_obj() makes it, so a handler that
+	 * closes a descriptor from here on defers (deferred_any, seen on
+	 * the way out).  The lock is taken as the one-thread lock is
+	 * (KQ_MUTEX_ALONE) and users counted, so that every other path
+	 * from here releases it as usual.  Several flags are tested in one
+	 * load: nothing else writes them while one thread exists but its
+	 * handlers, which an atomic load of the word cannot tear.
+	 */
+	struct kq_held *h = kq_held_self();
+	struct kqueue *kq = h->last_kq[0];
+	if (__builtin_expect(h->last_fd[0] != kqfd || !kq || h->n != 0 || !kq_alone(), 0))
+		return poll_locked(kqfd, ev, nevents);
+	h->n = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	h->m[0] = &kq->lock;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	/* hbufcap <= HARVEST_CAP, so this also bounds nevents (> 0 here) */
+	if (__builtin_expect(__atomic_load_n(&kq->lock.state, __ATOMIC_RELAXED) != 0 ||
+			     kq->ufd != kqfd ||
+			     (__atomic_load_n(&kq->flagword, __ATOMIC_RELAXED) & POLL_ENTER) ||
+			     kq->qhead || kq->rechecks || kq->exact_eof ||
+			     (unsigned)nevents + 2 > (unsigned)kq->hbufcap, 0)) {
+		kq_held_pop(&kq->lock);
+		return poll_locked(kqfd, ev, nevents);
+	}
+	__atomic_store_n(&kq->lock.state, KQ_MUTEX_ALONE, __ATOMIC_RELAXED);
+	kq->users++;
+	kq->skips = 0;
+	int n = kq_epoll_wait(kq->epfd, kq->hbuf, nevents + 2, 0);
+	if (__builtin_expect(n == 1, 1)) {
+		/* one report, the commonest answer: its record inline, or
+		 * the rest's path for it */
+		uint64_t tag = kq->hbuf[0].data.u64;
+		if (__builtin_expect(kq_source_of(tag) != &kq_fd_source ||
+				     !kq_fd_direct_read(kq, tag, kq->hbuf[0].events, ev, 1), 0))
+			return poll_rest(kq, ev, nevents, 1, 0, 0);
+	} else if (n > 1) {
+		/* a full buffer asks epoll again (harvest_rest) */
+		if (__builtin_expect(n >= nevents + 2, 0))
+			return poll_rest(kq, ev, nevents, n, -1, 0);
+		return poll_many(kq, ev, nevents, n);
+	} else {
+		n = 0;
+	}
+	/* kq_release(), knowing that nothing was queued */
+	if (__builtin_expect((__atomic_load_n(&kq->flagword, __ATOMIC_RELAXED) & POLL_LEAVE) ||
+			     kq->graveyard || kq->qhead, 0)) {
+		kq_release(kq);
+		return n;
+	}
+	kq->users--;
+	__atomic_store_n(&kq->lock.state, 0, __ATOMIC_RELAXED);
+	h->n = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	h->m[0] = NULL;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	return n;
 }
 
 /* kq_wait_locked() when its one round gave no record: the general

@@ -74,9 +74,15 @@ int kq_fd_direct_read(struct kqueue *kq, uint64_t tag, uint32_t revents,
 	/* Everything but the count is written before the ioctl, so that
 	 * after it nothing is loaded again.  A refusal leaves a record the
 	 * caller overwrites and fields the filter sets again. */
-	kn->flags &= (uint16_t)~EV_EOF;
+	uint16_t flags = kn->flags & (uint16_t)~EV_EOF;
+	kn->flags = flags;
 	kn->fflags = 0;
-	kq_copyout(out, kn);
+	out->ident = kn->ident;
+	out->filter = EVFILT_READ;
+	out->flags = flags;
+	out->fflags = 0;
+	out->udata = kn->udata;
+	kq_copyout_ext(out, kn);
 	int n = 0;
 	if (__builtin_expect(sys_ioctl_int((int)fd, FIONREAD, &n) != 0 || n <= 0, 0))
 		return 0;
