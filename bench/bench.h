@@ -280,7 +280,10 @@ static inline long bench_timer_slack(void)
 }
 
 /* The CPU model named by /proc/cpuinfo ("model name", or on some
- * architectures "Model"/"cpu model"/"Processor"), or "unknown". */
+ * architectures "Model"/"cpu model"/"Processor"), or "unknown".  On x86
+ * the family and model numbers follow: a virtual machine often names
+ * only the vendor's line ("AMD EPYC"), which spans processors whose
+ * system calls cost twice as much as each other's. */
 static inline void bench_cpu_model(char *buf, size_t len)
 {
 	static const char *const keys[] = { "model name", "Model", "cpu model", "Processor" };
@@ -289,8 +292,11 @@ static inline void bench_cpu_model(char *buf, size_t len)
 	if (!f)
 		return;
 	char line[512];
-	int found = 0;
-	while (!found && fgets(line, sizeof line, f)) {
+	int found = 0, family = -1, model = -1;
+	while (fgets(line, sizeof line, f) && line[0] != '\n') {
+		if (sscanf(line, "cpu family : %d", &family) == 1 ||
+		    sscanf(line, "model : %d", &model) == 1 || found)
+			continue;
 		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
 			size_t kl = strlen(keys[k]);
 			if (strncmp(line, keys[k], kl) != 0)
@@ -309,6 +315,10 @@ static inline void bench_cpu_model(char *buf, size_t len)
 		}
 	}
 	fclose(f);
+	if (found && family >= 0 && model >= 0) {
+		size_t n = strcspn(buf, "\n");
+		snprintf(buf + n, len - n, " (family %d, model %d)", family, model);
+	}
 	/* Strip the newline; a '"' would break the quoted header field. */
 	for (char *c = buf; *c; c++) {
 		if (*c == '\n') {
