@@ -425,23 +425,6 @@ void kq_drop_fd(struct kqueue *kq, int fd);
 void kq_drop_all(struct kqueue *kq);
 void kq_activate(struct kqueue *kq, struct knote *kn);
 
-static inline void kq_copyout_ext(struct kevent *ev, const struct knote *kn);
-/* A knote's record, as FreeBSD copies it out.  Field by field, not one
- * memcpy of the head: the filter has usually just stored flags, fflags
- * and data, and a 16-byte load over narrower fresh stores cannot be
- * forwarded from the store buffer; it waits for them to retire (several
- * ns a record on AMD Zen 2). */
-static inline void kq_copyout(struct kevent *ev, const struct knote *kn)
-{
-	ev->ident = kn->ident;
-	ev->filter = kn->filter;
-	ev->flags = kn->flags;
-	ev->fflags = kn->fflags;
-	ev->data = kn->data;
-	ev->udata = kn->udata;
-	kq_copyout_ext(ev, kn);
-}
-
 /* The record's ext[], from the knote's or zero. */
 static inline void kq_copyout_ext(struct kevent *ev, const struct knote *kn)
 {
@@ -456,6 +439,22 @@ static inline void kq_copyout_ext(struct kevent *ev, const struct knote *kn)
 		memcpy(&ev->ext[0], &z, sizeof z);
 		memcpy(&ev->ext[2], &z, sizeof z);
 	}
+}
+
+/* A knote's record, as FreeBSD copies it out.  Field by field, not one
+ * memcpy of the head: the filter has usually just stored flags, fflags
+ * and data, and a 16-byte load over narrower fresh stores cannot be
+ * forwarded from the store buffer; it waits for them to retire (several
+ * ns a record on AMD Zen 2). */
+static inline void kq_copyout(struct kevent *ev, const struct knote *kn)
+{
+	ev->ident = kn->ident;
+	ev->filter = kn->filter;
+	ev->flags = kn->flags;
+	ev->fflags = kn->fflags;
+	ev->data = kn->data;
+	ev->udata = kn->udata;
+	kq_copyout_ext(ev, kn);
 }
 
 /* filter.c */

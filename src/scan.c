@@ -650,12 +650,47 @@ static int poll_many(struct kqueue *kq, struct kevent *ev, int nevents, int n)
 	return r;
 }
 
+/*
+ * The harvest of kq_poll() once the kqueue is held and nothing carried
+ * over (no queue, no consumer, no rechecks, room for nevents + 2
+ * reports).  True when the call is over: *r is its answer and the kqueue
+ * released.  False with the kqueue still held: *r records made, 0 or 1
+ * (one report, the commonest answer, made inline).  `oneshot`: whether
+ * one-shot knotes may be about, which want their counts batched first
+ * (the sources' harvest hook); a constant at each caller.
+ */
+static inline __attribute__((always_inline))
+bool poll_harvest(struct kqueue *kq, struct kevent *ev, int nevents, bool oneshot, int *r)
+{
+	kq->skips = 0;
+	int n = kq_epoll_wait(kq->epfd, kq->hbuf, nevents + 2, 0);
+	*r = 0;
+	if (__builtin_expect(n == 1 && !(oneshot && kq->fd_oneshot), 1)) {
+		uint64_t tag = kq->hbuf[0].data.u64;
+		if (__builtin_expect(kq_source_of(tag) != &kq_fd_source ||
+				     !kq_fd_direct_read(kq, tag, kq->hbuf[0].events, ev, 1), 0)) {
+			*r = poll_rest(kq, ev, nevents, 1, 0, 0);
+			return true;
+		}
+		*r = 1;
+		return false;
+	}
+	if (n <= 0)
+		return false;
+	/* a full buffer asks epoll again (harvest_rest) */
+	if (__builtin_expect(n >= nevents + 2 || (oneshot && kq->fd_oneshot), 0))
+		*r = poll_rest(kq, ev, nevents, n, -1, 0);
+	else
+		*r = poll_many(kq, ev, nevents, n);
+	return true;
+}
+
 /* kq_poll() through the general acquisition: several threads, another
  * kqueue than the last, a kevent() of this thread's own under way. */
 __attribute__((noinline))
 static int poll_locked(int kqfd, struct kevent *ev, int nevents)
 {
-	int err;
+	int err, r;
 	struct kqueue *kq = kq_acquire(kqfd, &err);
 	if (__builtin_expect(!kq, 0))
 		return poll_failed(err);
@@ -663,30 +698,10 @@ static int poll_locked(int kqfd, struct kevent *ev, int nevents)
 	if (__builtin_expect(kq->qhead || kq->consumer || kq->rechecks ||
 			     (unsigned)nevents + 2 > (unsigned)kq->hbufcap, 0))
 		return poll_general(kq, ev, nevents);
-	kq->skips = 0;
-	int n = kq_epoll_wait(kq->epfd, kq->hbuf, nevents + 2, 0);
-	if (__builtin_expect(n == 1 && !kq->fd_oneshot, 1)) {
-		/* one report, the commonest answer: its record inline, or
-		 * the rest's path for it */
-		uint64_t tag = kq->hbuf[0].data.u64;
-		if (__builtin_expect(kq_source_of(tag) != &kq_fd_source ||
-				     !kq_fd_direct_read(kq, tag, kq->hbuf[0].events, ev, 1), 0))
-			return poll_rest(kq, ev, nevents, 1, 0, 0);
-		kq_release(kq);
-		return 1;
-	}
-	if (n > 1) {
-		/* a full buffer asks epoll again (harvest_rest); one-shot
-		 * knotes want their counts batched first (the sources'
-		 * harvest hook) */
-		if (__builtin_expect(n >= nevents + 2 || kq->fd_oneshot, 0))
-			return poll_rest(kq, ev, nevents, n, -1, 0);
-		return poll_many(kq, ev, nevents, n);
-	}
-	if (n == 1)   /* with one-shot knotes about */
-		return poll_rest(kq, ev, nevents, 1, -1, 0);
+	if (poll_harvest(kq, ev, nevents, true, &r))
+		return r;
 	kq_release(kq);
-	return 0;
+	return r;
 }
 
 /* Flags that send kq_poll()'s one-thread path to the general one on
@@ -703,11 +718,12 @@ static int poll_locked(int kqfd, struct kevent *ev, int nevents)
  * all epoll has, each report of a descriptor with one plain level knote
  * becomes its record at once (direct_record).  Anything else leaves
  * the straight line for poll_locked(), poll_general() or poll_rest(),
- * which go on as kq_scan() would have.  Every instruction here shows next to the floor of
- * two system calls per event, so: no nreports count (only kq_scan() reads
- * it, within one call), no sources' harvest hook unless one-shot knotes are
- * about (fd_harvest), and the kqueue's fields it reads sit in the struct's
- * first two cache lines.  Returns the records, or -1 with errno set.
+ * which go on as kq_scan() would have.  Every instruction here shows
+ * next to the floor of two system calls per event, so: no nreports count
+ * (only kq_scan() reads it, within one call), no sources' harvest hook
+ * unless one-shot knotes are about (fd_harvest), and the kqueue's fields
+ * it reads sit in the struct's first two cache lines.  Returns the
+ * records, or -1 with errno set.
  */
 int kq_poll(int kqfd, struct kevent *ev, int nevents)
 {
@@ -744,23 +760,10 @@ int kq_poll(int kqfd, struct kevent *ev, int nevents)
 	}
 	__atomic_store_n(&kq->lock.state, KQ_MUTEX_ALONE, __ATOMIC_RELAXED);
 	kq->users++;
-	kq->skips = 0;
-	int n = kq_epoll_wait(kq->epfd, kq->hbuf, nevents + 2, 0);
-	if (__builtin_expect(n == 1, 1)) {
-		/* one report, the commonest answer: its record inline, or
-		 * the rest's path for it */
-		uint64_t tag = kq->hbuf[0].data.u64;
-		if (__builtin_expect(kq_source_of(tag) != &kq_fd_source ||
-				     !kq_fd_direct_read(kq, tag, kq->hbuf[0].events, ev, 1), 0))
-			return poll_rest(kq, ev, nevents, 1, 0, 0);
-	} else if (n > 1) {
-		/* a full buffer asks epoll again (harvest_rest) */
-		if (__builtin_expect(n >= nevents + 2, 0))
-			return poll_rest(kq, ev, nevents, n, -1, 0);
-		return poll_many(kq, ev, nevents, n);
-	} else {
-		n = 0;
-	}
+	/* fd_oneshot is among POLL_ENTER */
+	int n;
+	if (poll_harvest(kq, ev, nevents, false, &n))
+		return n;
 	/* kq_release(), knowing that nothing was queued */
 	if (__builtin_expect((__atomic_load_n(&kq->flagword, __ATOMIC_RELAXED) & POLL_LEAVE) ||
 			     kq->graveyard || kq->qhead, 0)) {
