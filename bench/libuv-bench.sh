@@ -231,11 +231,7 @@ snapshot_libkq
 build kqueue
 build epoll
 version=$(cat "$src/.complete")
-# the processor's name, with the x86 family and model (as bench.h names it)
-cpu=$(awk -F': *' '/^model name/ && !n { n = $2 } /^cpu family/ && f == "" { f = $2 }
-	/^model[ \t]*:/ && m == "" { m = $2 } /^$/ { exit }
-	END { if (n == "") n = "unknown"; if (f != "" && m != "") n = n " (family " f ", model " m ")"; print n }' /proc/cpuinfo)
-[ -n "$cpu" ] || cpu=unknown
+cpu=$(sh "$here/cpu-model.sh")
 echo "libuv-bench-method libuv=$version rounds=$rounds quick=$quick cpus=$(getconf _NPROCESSORS_ONLN)" \
      "kernel=$(uname -r) window_s=$window_s pound_s=$pound_s pings=$pings timers=$timers" \
      "spawns=$spawns pause_ms=$pause_ms libkq=$libkq libkq_cksum=$kqsum" \

@@ -113,19 +113,11 @@ run() {
 	return 0
 }
 
-# The processor's name, with the x86 family and model beside it, as
-# bench.h's bench_cpu_model() gives it to the programs.
-cpu_model() {
-	awk -F': *' '/^model name/ && !n { n = $2 } /^cpu family/ && f == "" { f = $2 }
-		/^model[ \t]*:/ && m == "" { m = $2 } /^$/ { exit }
-		END { if (n == "") n = "unknown"; if (f != "" && m != "") n = n " (family " f ", model " m ")"; print n }' /proc/cpuinfo
-}
-
 # The machine, from a program's header comment and the system.
 machine() {
 	_h=$(grep -h -m1 '^# ' "$@" 2>/dev/null | head -n 1)
 	cpu=$(echo "$_h" | sed -n 's/.* cpu="\([^"]*\)".*/\1/p')
-	[ -n "$cpu" ] || cpu=$(cpu_model)
+	[ -n "$cpu" ] || cpu=$(sh "$here/cpu-model.sh")
 	cpus=$(echo "$_h" | sed -n 's/.* cpus=\([0-9]*\).*/\1/p')
 	[ -n "$cpus" ] || cpus=$(getconf _NPROCESSORS_ONLN)
 	kernel=$(echo "$_h" | sed -n 's/.* kernel=\([^ ]*\).*/\1/p')
