@@ -383,6 +383,7 @@ static inline void kq_deferred(struct kqueue *kq)
 		kq_deferred_apply(kq);
 }
 void kq_sync_wake(struct kqueue *kq);
+void kq_wake_dead(struct kqueue *kq);
 void kq_fd_closing(int fd);                   /* libc/close.c: knotes die with fd */
 void kq_fd_reborn(int fd);                    /* a fresh number: what it held is stale */
 /* the libc replacement layer's objects (libc/close.c explains) */

@@ -404,6 +404,24 @@ void kq_sync_wake(struct kqueue *kq)
 		sys_eventfd_add(kq->wakefd, 1);
 }
 
+/*
+ * A kqueue that died under its sleepers must wake every one of them, and
+ * every thread that goes to sleep on it afterwards.  One write is one
+ * report of the edge-triggered entry, and epoll wakes one of the threads
+ * waiting on a set per report (its waits are exclusive): the others would
+ * sleep on.  So the entry becomes level-triggered first: while the count
+ * is not zero (nobody reads it back once the kqueue is dead) the set stays
+ * ready, every epoll_wait() on it returns at once, and each one that
+ * returns wakes the next waiter, on the set itself and, through the set's
+ * readiness, on the waitset (scan.c).
+ */
+void kq_wake_dead(struct kqueue *kq)
+{
+	kq->wake_on = true;
+	sys_epoll_ctl(kq->epfd, EPOLL_CTL_MOD, kq->wakefd, EPOLLIN, KQ_TAG_WAKE);
+	sys_eventfd_add(kq->wakefd, 1);
+}
+
 /* A harvest took wakefd's report: a knote still queued at the end of the
  * call, or queued later, needs another write. */
 static void wake_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
@@ -497,7 +515,8 @@ static void defer_close(struct kqueue *kq, int fd, bool self)
 {
 	if (self) {
 		kq_fdtab_set_kq(fd, NULL);
-		/* a thread of ours asleep in it wakes and finds it dead */
+		/* a thread of ours asleep in it wakes and finds it dead (the
+		 * others, once kq_deferred_apply() marks it: kq_wake_dead) */
 		sys_eventfd_add(kq->wakefd, 1);
 	} else {
 		sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, fd, 0, 0);
@@ -533,7 +552,7 @@ void kq_deferred_apply(struct kqueue *kq)
 		} else if (!kq->dead && kq->ufd == fd) {
 			kq->dead = true;
 			kq->ufd = -1;
-			kq_sync_wake(kq);
+			kq_wake_dead(kq);
 		}
 	}
 }
@@ -626,7 +645,7 @@ static void closing(int fd, bool reborn)
 				self = NULL;
 			} else {
 				/* waiters in epoll_wait() wake and return EBADF */
-				kq_sync_wake(self);
+				kq_wake_dead(self);
 			}
 		}
 		if (self)
