@@ -951,16 +951,32 @@ static void hints_of(struct vwatch *w, const struct inotify_event *ev, bool pair
 		hint_add(hs, NOTE_CLOSE_WRITE);
 }
 
-/* Posts hints to the knotes on fd (FreeBSD's filt_vfsvnode: a hint counts
+/*
+ * Posts hints to the knotes on fd (FreeBSD's filt_vfsvnode: a hint counts
  * for a knote only if it holds a bit the knote asked for; one that gets
- * nothing is not activated). */
+ * nothing is not activated).
+ *
+ * Order: FreeBSD hangs a vnode's READ, WRITE and VNODE knotes on one list,
+ * each new one at its head, and a change walks it from the head, so the
+ * knote registered last is queued first.  The slot keeps its knotes in
+ * registration order (kq_link), so they are activated from its tail.
+ * tail -F depends on it: VNODE registered before READ, one append, and the
+ * READ record must come first.  A slot holds one knote per descriptor
+ * filter, so the few to activate fit in a small array.
+ */
 static void post_hints(struct kqueue *kq, int fd, const struct hints *hs, uint32_t inmask)
 {
 	struct kq_fdslot *s = kq_fdslot(kq, fd, false);
+	struct knote *act[8];
+	unsigned nact = 0;
 	for (struct knote *kn = s ? s->head : NULL; kn; kn = kn->link) {
+		if (nact == sizeof act / sizeof act[0]) {
+			while (nact > 0)
+				kq_activate(kq, act[--nact]);
+		}
 		if (kn->filter == EVFILT_READ) {
 			if ((kn->fpriv & KQ_FPRIV_FILE_WATCHED) && (inmask & (IN_MODIFY | IN_Q_OVERFLOW)))
-				kq_activate(kq, kn);
+				act[nact++] = kn;
 			continue;
 		}
 		if (kn->filter != EVFILT_VNODE)
@@ -974,8 +990,10 @@ static void post_hints(struct kqueue *kq, int fd, const struct hints *hs, uint32
 		kn->fflags |= add;
 		if (add & NOTE_REVOKE)
 			kn->flags |= EV_EOF | EV_ONESHOT;
-		kq_activate(kq, kn);
+		act[nact++] = kn;
 	}
+	while (nact > 0)
+		kq_activate(kq, act[--nact]);
 }
 
 static void post(struct kqueue *kq, int fd, uint32_t hint, uint32_t inmask)
