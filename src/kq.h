@@ -15,6 +15,8 @@
  *   an inner (nested) kqueue's lock is taken; epoll refuses cycles (ELOOP), so
  *   that order is acyclic.
  *   The per-process fd table (fdtab.c) is read lock-free with atomics.
+ *   How a kevent() call takes and lets go of kq->lock, sleeps and wakes
+ *   others: the wake-up protocol, wake.h.
  *
  * struct kqueue objects are never returned to malloc: they go on a free list
  * and are reused, so a thread that loaded a stale pointer from the fd table can
@@ -360,30 +362,8 @@ bool kq_mount_listed(const char *table, int id);
 
 /* kqueue.c */
 int  kq_create(int flags);
-struct kqueue *kq_acquire_failed(struct kqueue *kq, bool locked)
-	__attribute__((noinline, cold));
-struct kqueue *kq_acquire_deferred(struct kqueue *kq) __attribute__((noinline, cold));
-struct kqueue *kq_acquire_table(int fd, int *err) __attribute__((noinline));
-void kq_release_slow(struct kqueue *kq);
-bool kq_sync_wake_deferred(struct kqueue *kq);
-int  kq_quiesce_wait(struct kqueue *kq);
-/* Waits out a consuming sleeper (kqueue.c); -EBADF if the kqueue died. */
-static inline int kq_quiesce(struct kqueue *kq)
-{
-	if (kq->consumer)
-		return kq_quiesce_wait(kq);
-	return kq->dead ? -EBADF : 0;
-}
-void kq_deferred_apply(struct kqueue *kq);
-/* Applies the closes signal handlers left for this kqueue (kqueue.c);
- * called with kq->lock held, before it is used or let go. */
-static inline void kq_deferred(struct kqueue *kq)
-{
-	if (__builtin_expect(atomic_load_explicit(&kq->deferred_any, memory_order_acquire), 0))
-		kq_deferred_apply(kq);
-}
-void kq_sync_wake(struct kqueue *kq);
-void kq_wake_dead(struct kqueue *kq);
+void kq_teardown(struct kqueue *kq);
+bool kq_unlist_dead(struct kqueue *kq);
 void kq_fd_closing(int fd);                   /* libc/close.c: knotes die with fd */
 void kq_fd_reborn(int fd);                    /* a fresh number: what it held is stale */
 /* the libc replacement layer's objects (libc/close.c explains) */
@@ -556,81 +536,6 @@ static inline void kq_prefetch_hint(struct kqueue *kq)
 		__builtin_prefetch(kn, 1);
 }
 
-/* kq_acquire() once the object is known: locked, users++, or NULL with
- * *err set.  `guessed`: kq came from the thread's last kevent() rather than
- * the table, so any refusal is asked of the table again. */
-static inline __attribute__((always_inline))
-struct kqueue *kq_acquire_obj(struct kqueue *kq, int fd, int *err, bool guessed)
-{
-	/* A signal handler that interrupted this thread inside a kevent() on
-	 * the same kqueue: waiting would wait for itself, and the interrupted
-	 * call may be half-way through a change.  FreeBSD's kevent() is one
-	 * system call, never interrupted so. */
-	if (__builtin_expect(!kq_held_enter(&kq->lock), 0)) {
-		if (guessed)
-			return kq_acquire_table(fd, err);
-		*err = -EDEADLK;
-		return kq_acquire_failed(kq, false);
-	}
-	/* recorded before the lock is ours: see lock.h */
-	kq_mutex_lock(&kq->lock);
-	/* A live kqueue whose number is fd is the one the table names: both
-	 * change together under this lock.  A recycled object (free list) now
-	 * serving the same number is that number's kqueue as well.  Objects
-	 * are never freed, so a stale guess is only a kqueue to let go. */
-	if (__builtin_expect(kq->dead || kq->ufd != fd, 0)) {
-		kq_acquire_failed(kq, true);
-		if (guessed)
-			return kq_acquire_table(fd, err);
-		*err = -EBADF;
-		return NULL;
-	}
-	/* Counted at once, so a consumer that wakes up sees another thread
-	 * inside and does not become the consumer again (kq_quiesce). */
-	kq->users++;
-	*err = 0;
-	if (__builtin_expect(atomic_load_explicit(&kq->deferred_any, memory_order_acquire), 0)) {
-		kq = kq_acquire_deferred(kq);
-		if (!kq)
-			*err = -EBADF;
-	}
-	return kq;
-}
-
-/* Locked, users++; NULL: *err is -EBADF, or -EDEADLK (a signal handler
- * re-entering a kevent() its thread is inside).  Inline: every kevent()
- * starts here; a number other than the last two this thread entered goes
- * through the table (kqueue.c). */
-static inline struct kqueue *kq_acquire(int fd, int *err)
-{
-	struct kq_held *h = kq_held_self();
-	struct kqueue *kq;
-	if (__builtin_expect(h->last_fd[0] == fd, 1))
-		kq = h->last_kq[0];
-	else if (h->last_fd[1] == fd)
-		kq = h->last_kq[1];
-	else
-		kq = NULL;
-	if (__builtin_expect(!kq, 0))
-		return kq_acquire_table(fd, err);
-	return kq_acquire_obj(kq, fd, err, true);
-}
-
-/* users--, unlock, maybe teardown.  The common case inline: nothing
- * deferred, nothing to free, the wake eventfd already as the ready queue
- * wants it, the kqueue alive. */
-static inline void kq_release(struct kqueue *kq)
-{
-	if (__builtin_expect(atomic_load_explicit(&kq->deferred_any, memory_order_acquire) ||
-			     kq->graveyard || kq->dead ||
-			     (kq->qhead != NULL) != kq->wake_on, 0)) {
-		kq_release_slow(kq);
-		return;
-	}
-	kq->users--;
-	kq_mutex_unlock(&kq->lock);
-	kq_held_pop(&kq->lock);
-}
 void kq_fdtab_set_kq(int fd, struct kqueue *kq);
 void kq_fdtab_interest(struct kqueue *kq, int fd, int delta);
 int  kq_fdtab_interest_of(int fd);
@@ -659,5 +564,7 @@ int  kq_fdtab_next_busy(int from, int to);
 
 extern pthread_mutex_t kq_glock;
 extern struct kqueue *kq_live;
+
+#include "wake.h"
 
 #endif /* KQ_KQ_H */

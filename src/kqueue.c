@@ -25,39 +25,6 @@ struct kqueue *kq_live;              /* kq_glock */
 static pthread_mutex_t kq_freelock = PTHREAD_MUTEX_INITIALIZER;
 static struct kqueue *kq_freelist;   /* kq_freelock */
 
-__thread struct kq_held kq_held __attribute__((tls_model("initial-exec")));
-
-/* lock.h: kq_held_pop() when m is not the top entry.  Async-signal-safe,
- * as the rest of the record. */
-__attribute__((noinline, cold))
-void kq_held_pop_search(struct kq_mutex *m, unsigned n)
-{
-	if (n > KQ_HELD_MAX) {
-		kq_held.n = n - 1;
-		return;
-	}
-	for (unsigned i = n; i-- > 0;) {
-		if (kq_held.m[i] != m)
-			continue;
-		kq_held.m[i] = kq_held.m[n - 1];
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		kq_held.n = n - 1;
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		kq_held.m[n - 1] = NULL;
-		break;
-	}
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-}
-
-__attribute__((noinline, cold))
-bool kq_held_find(const struct kq_mutex *m, unsigned n)
-{
-	for (unsigned i = 0; i < n && i < KQ_HELD_MAX; i++)
-		if (kq_held.m[i] == m)
-			return true;
-	return false;
-}
-
 /*
  * Kqueue ids: a close() looks up which kqueues hold the number it closes
  * (fdtab.c keeps a bit per id) and visits those alone, so a thread closing
@@ -261,69 +228,6 @@ fail:
 	return err;
 }
 
-/* The rare ways out of kq_acquire(), kept out of its path. */
-struct kqueue *kq_acquire_failed(struct kqueue *kq, bool locked)
-{
-	if (locked) {
-		kq_mutex_unlock(&kq->lock);
-		kq_held_pop(&kq->lock);
-	}
-	return NULL;
-}
-
-/* kq_acquire() by the table, which then becomes the thread's latest guess
- * (the previous latest one moves down, unless it named the same number).
- * A signal handler may run between the stores and see a mixed pair: the
- * check under the lock refuses it like any stale guess. */
-struct kqueue *kq_acquire_table(int fd, int *err)
-{
-	struct kqueue *kq = kq_fdtab_kq(fd);
-	*err = -EBADF;
-	if (!kq)
-		return NULL;
-	kq = kq_acquire_obj(kq, fd, err, false);
-	if (kq) {
-		struct kq_held *h = &kq_held;
-		if (h->last_fd[0] != fd) {
-			h->last_fd[1] = h->last_fd[0];
-			h->last_kq[1] = h->last_kq[0];
-		}
-		h->last_fd[0] = fd;
-		h->last_kq[0] = kq;
-	}
-	return kq;
-}
-
-struct kqueue *kq_acquire_deferred(struct kqueue *kq)
-{
-	kq_deferred_apply(kq);
-	if (!kq->dead)
-		return kq;
-	kq_release(kq);   /* its number was closed in a signal handler */
-	return NULL;
-}
-
-/*
- * Another thread may sleep in a consuming epoll_wait() (scan.c): reports it
- * took are not processed yet.  Before this thread harvests, delivers or
- * changes a descriptor's epoll entry, it wakes that thread and waits until
- * it has processed them, so no report is handled out of order.  Changes that
- * touch no epoll entry (user triggers, timers) need not wait.  Returns
- * -EBADF if the kqueue was closed meanwhile.
- */
-int kq_quiesce_wait(struct kqueue *kq)
-{
-	/* counted, so the woken consumer does not go back to consuming
-	 * before this thread had its turn (scan.c) */
-	kq->quiescers++;
-	while (kq->consumer && !kq->dead) {
-		sys_eventfd_add(kq->wakefd, 1);
-		kq_cond_wait(&kq->cond, &kq->lock);
-	}
-	kq->quiescers--;
-	return kq->dead ? -EBADF : 0;
-}
-
 /*
  * A close libkq does not see (a raw system call, or any close in a build
  * without the libc replacements) leaves a kqueue recorded at a number the
@@ -363,78 +267,8 @@ bool kq_is_kqueue_fd(int fd)
 	return kq != NULL && names_kqueue(kq, fd);
 }
 
-/*
- * The ready queue is mirrored into the epoll set's readiness through
- * wakefd, so that poll(), select() and outer kqueues see a kqueue with
- * queued knotes as readable, and so that threads sleeping in epoll_wait()
- * wake for knotes another thread queued.  wakefd's entry is edge-triggered:
- * each write puts one report on the set's ready list, where it stays until
- * a harvest takes it (wake_report), and the count need not be read back.
- * So a hand-off between threads costs the writer's write and the waiter's
- * epoll_wait(), and no read to drain the count once the queue is empty.
- * wake_on says a write's report may still be waiting.  A knote queued
- * while it is false needs a write, and so does one left queued by a call
- * whose harvest took the report.  A report still waiting once the queue is
- * empty (a delete of a queued knote, a call answered from the queue
- * without a harvest) would leave the kqueue readable with nothing in it:
- * the count is then read back to 0, and epoll, which asks an edge-triggered
- * entry again before reporting it, drops the report.  A write that lands
- * after its knote was taken leaves such a report behind all the same; the
- * next waiter takes it, and finds nothing.
- *
- * Returns true when the caller must write wakefd: that write is best done
- * after kq->lock is released (kq_release), or the thread it wakes
- * immediately blocks on the lock.
- */
-bool kq_sync_wake_deferred(struct kqueue *kq)
-{
-	bool want = kq->qhead != NULL || kq->dead;
-	if (want == kq->wake_on)
-		return false;
-	kq->wake_on = want;
-	if (want)
-		return true;
-	sys_eventfd_drain(kq->wakefd);
-	return false;
-}
-
-void kq_sync_wake(struct kqueue *kq)
-{
-	if (kq_sync_wake_deferred(kq))
-		sys_eventfd_add(kq->wakefd, 1);
-}
-
-/*
- * A kqueue that died under its sleepers must wake every one of them, and
- * every thread that goes to sleep on it afterwards.  One write is one
- * report of the edge-triggered entry, and epoll wakes one of the threads
- * waiting on a set per report (its waits are exclusive): the others would
- * sleep on.  So the entry becomes level-triggered first: while the count
- * is not zero (nobody reads it back once the kqueue is dead) the set stays
- * ready, every epoll_wait() on it returns at once, and each one that
- * returns wakes the next waiter, on the set itself and, through the set's
- * readiness, on the waitset (scan.c).
- */
-void kq_wake_dead(struct kqueue *kq)
-{
-	kq->wake_on = true;
-	sys_epoll_ctl(kq->epfd, EPOLL_CTL_MOD, kq->wakefd, EPOLLIN, KQ_TAG_WAKE);
-	sys_eventfd_add(kq->wakefd, 1);
-}
-
-/* A harvest took wakefd's report: a knote still queued at the end of the
- * call, or queued later, needs another write. */
-static void wake_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
-{
-	(void)tag;
-	(void)revents;
-	kq->wake_on = false;
-}
-
-const struct kq_source kq_wake_source = { .report = wake_report };
-
 /* Called locked with dead set, users == 0 and kq off the live list. */
-static void kq_teardown(struct kqueue *kq)
+void kq_teardown(struct kqueue *kq)
 {
 	kq_drop_all(kq);
 	id_give(kq);
@@ -466,7 +300,7 @@ static void kq_teardown(struct kqueue *kq)
  * before kq->lock, so let go and take both in order.  The user count held
  * meanwhile keeps anyone else from tearing it down.  Returns with kq->lock
  * held; true if this thread is still its last user. */
-static bool unlist_dead(struct kqueue *kq)
+bool kq_unlist_dead(struct kqueue *kq)
 {
 	kq->users++;
 	kq_mutex_unlock(&kq->lock);
@@ -478,83 +312,6 @@ static bool unlist_dead(struct kqueue *kq)
 	pthread_mutex_unlock(&kq_glock);
 	kq_signals_restore(&old);
 	return --kq->users == 0;
-}
-
-void kq_release_slow(struct kqueue *kq)
-{
-	kq_deferred(kq);
-	if (kq->graveyard)
-		kq_graveyard_empty(kq);
-	if (!kq->dead && kq_sync_wake_deferred(kq)) {
-		/* Still counted in users, so wakefd stays open while we write. */
-		kq_mutex_unlock(&kq->lock);
-		sys_eventfd_add(kq->wakefd, 1);
-		kq_mutex_lock(&kq->lock);
-	}
-	kq->users--;
-	if (kq->dead && kq->users == 0 && (!kq->gprevp || unlist_dead(kq))) {
-		kq_teardown(kq);
-	} else {
-		kq_mutex_unlock(&kq->lock);
-	}
-	/* the object stays (free list), so its lock's address is still the
-	 * entry to take out */
-	kq_held_pop(&kq->lock);
-}
-
-/*
- * A signal handler closes fd while its own thread holds kq->lock, or waits
- * for it: waiting for the lock would wait for itself.  What cannot wait is
- * done now: the descriptor's epoll entries go before the real close (the
- * kernel could not name them afterwards), and a closed kqueue number stops
- * naming the kqueue.  The knotes are dropped by whoever holds the lock next
- * (kq_deferred()), before the kqueue is used or let go, so no other thread
- * ever sees them.  Called with signals blocked.
- */
-static void defer_close(struct kqueue *kq, int fd, bool self)
-{
-	if (self) {
-		kq_fdtab_set_kq(fd, NULL);
-		/* a thread of ours asleep in it wakes and finds it dead (the
-		 * others, once kq_deferred_apply() marks it: kq_wake_dead) */
-		sys_eventfd_add(kq->wakefd, 1);
-	} else {
-		sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, fd, 0, 0);
-		int wrfd = __atomic_load_n(&kq->wrfd, __ATOMIC_RELAXED);
-		if (wrfd >= 0)
-			sys_epoll_ctl(wrfd, EPOLL_CTL_DEL, fd, 0, 0);
-	}
-	int v = (fd + 1) | (self ? KQ_DEFER_SELF : 0);
-	for (unsigned i = 0; i < KQ_DEFER_MAX; i++) {
-		int free = 0;
-		if (atomic_compare_exchange_strong(&kq->deferred[i], &free, v))
-			break;
-	}
-	/* More than KQ_DEFER_MAX closes in one handler's run: the rest keep
-	 * their knotes as after a close libkq never saw (their entries are
-	 * gone, so they report nothing). */
-	atomic_store_explicit(&kq->deferred_any, true, memory_order_release);
-}
-
-void kq_deferred_apply(struct kqueue *kq)
-{
-	atomic_store_explicit(&kq->deferred_any, false, memory_order_relaxed);
-	for (unsigned i = 0; i < KQ_DEFER_MAX; i++) {
-		int v = atomic_exchange(&kq->deferred[i], 0);
-		if (!v)
-			continue;
-		int fd = (v & ~KQ_DEFER_SELF) - 1;
-		if (!(v & KQ_DEFER_SELF)) {
-			/* its entries went before the close */
-			kq->entries_die = true;
-			kq_drop_fd(kq, fd);
-			kq->entries_die = false;
-		} else if (!kq->dead && kq->ufd == fd) {
-			kq->dead = true;
-			kq->ufd = -1;
-			kq_wake_dead(kq);
-		}
-	}
 }
 
 /*
@@ -569,7 +326,7 @@ static void close_in(struct kqueue *kq, int fd, bool entries_die)
 	 * than wait for us: no signal mask, which would cost two system calls
 	 * per close. */
 	if (!kq_held_enter(&kq->lock)) {
-		defer_close(kq, fd, false);
+		kq_defer_close(kq, fd, false);
 		return;
 	}
 	kq_mutex_lock(&kq->lock);
@@ -632,7 +389,7 @@ static void closing(int fd, bool reborn)
 			close_in(kq, fd, entries_die);
 	self = kq_fdtab_kq(fd);
 	if (self && kq_held_mine(&self->lock)) {
-		defer_close(self, fd, true);
+		kq_defer_close(self, fd, true);
 	} else if (self) {
 		kq_mutex_lock(&self->lock);
 		if (!self->dead && self->ufd == fd) {

@@ -42,7 +42,7 @@ void kq_scan_reports(struct kqueue *kq, const struct epoll_event *evs, int n)
 
 /*
  * kq->hbuf receives epoll's reports: the consumer's (unlocked, and alone:
- * see wait_unlocked) and every harvest made under the lock after
+ * see kq_sleep, wake.c) and every harvest made under the lock after
  * kq_quiesce().  It only grows, and only right after a quiesce, so nobody is
  * reading reports from it then.  Returns its capacity.
  */
@@ -250,88 +250,6 @@ static int kq_deliver(struct kqueue *kq, struct kevent *ev, int nevents,
 	return n;
 }
 
-/* A cancelled waiter holds no lock; it must give back its kevent() use
- * (and its consumer role: what it took is lost with it, as a cancelled
- * FreeBSD kevent() loses nothing it had not yet copied out). */
-static void scan_cancelled(void *arg)
-{
-	struct kqueue *kq = arg;
-	kq_mutex_lock(&kq->lock);
-	if (kq->consumer) {
-		kq->consumer = false;
-		kq_cond_broadcast(&kq->cond);
-	}
-	kq_release(kq);
-}
-
-/* A set holding only the kqueue's epoll fd: sleeping on it waits for the
- * kqueue to have something, without taking any report out of it. */
-static int waitset(struct kqueue *kq)
-{
-	if (kq->waitfd >= 0)
-		return kq->waitfd;
-	int fd = sys_epoll_create();
-	if (fd < 0)
-		return fd;
-	int err = sys_epoll_ctl(fd, EPOLL_CTL_ADD, kq->epfd, EPOLLIN, 0);
-	if (err) {
-		sys_close(fd);
-		return err;
-	}
-	kq->waitfd = fd;
-	return fd;
-}
-
-/*
- * Sleeps without kq->lock until the kqueue may have something; the only
- * cancellation point of kevent(), and only for calls without changes
- * (FreeBSD).
- *
- * Reports of edge-triggered entries exist once.  A thread that took one in
- * epoll_wait() and has not processed it yet must not be overtaken by another
- * thread's harvest or EV_ENABLE, or one activation is delivered twice (an
- * older report processed after a newer one, or after the re-poll of an
- * enable).  So one thread at a time sleeps in a consuming epoll_wait() on
- * the set itself (one system call), marked as the consumer; a thread about
- * to harvest, deliver or change a descriptor's entry meanwhile wakes it and
- * waits until it has processed its reports (kq_quiesce).  Other sleepers
- * wait on the waitset, which consumes nothing (epoll still wakes one waiter
- * at a time), and take reports under the lock after quiescing.
- * Returns the number of reports consumed into kq->hbuf, or -errno.
- */
-static int wait_unlocked(struct kqueue *kq, int maxev, int64_t rem,
-			 bool cancellable, bool consume)
-{
-	int old = PTHREAD_CANCEL_ENABLE, r;
-	int fd = kq->epfd;
-	struct epoll_event one, *evs = kq->hbuf;
-	if (!consume) {
-		fd = waitset(kq);
-		if (fd < 0)
-			return fd;
-		evs = &one;   /* kq->hbuf belongs to the consumer now */
-	}
-	kq_deferred(kq);
-	kq->consumer = consume;
-	kq_sync_wake(kq);
-	kq_mutex_unlock(&kq->lock);
-	pthread_cleanup_push(scan_cancelled, kq);
-	if (!cancellable)
-		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
-	r = kq_epoll_wait(fd, evs, consume ? maxev : 1, rem);
-	if (cancellable)
-		;
-	else
-		pthread_setcancelstate(old, NULL);
-	pthread_cleanup_pop(0);
-	kq_prefetch_hint(kq);
-	kq_mutex_lock(&kq->lock);
-	kq_deferred(kq);
-	if (!consume)
-		return r < 0 ? r : 0;
-	return r;
-}
-
 /*
  * FreeBSD keeps a knote marked queued while a scan delivers it, so an
  * activation in that window (data arriving between our harvest and our
@@ -527,7 +445,7 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 			}
 			kq_sources_sleep(kq);
 			bool consume = !kq->consumer && !kq->quiescers;
-			int r = wait_unlocked(kq, maxev, rem, cancellable, consume);
+			int r = kq_sleep(kq, maxev, rem, cancellable, consume);
 			if (consume) {
 				if (r > 0)
 					scan_reports(kq, kq->hbuf, r, maxev, &d);
@@ -811,7 +729,7 @@ static int wait_general(struct kqueue *kq, struct kevent *ev, int nevents,
  * common case: when nothing is queued, no other thread consumes or waits
  * to, no source has work before a sleep (a datagram recheck, a signal
  * knote) and the timeout is not a short one, the call sleeps at once as the
- * consumer (see wait_unlocked) and makes its records from the reports that
+ * consumer (see kq_sleep, wake.c) and makes its records from the reports that
  * woke it, as kq_scan()'s first round would; anything else, or reports that
  * come to no record, goes on in kq_scan().  A thread woken for another
  * thread's trigger runs a few dozen lines of code here instead of the
@@ -833,7 +751,7 @@ int kq_wait_locked(struct kqueue *kq, struct kevent *ev, int nevents,
 			     (unsigned)nevents + 2 > (unsigned)kq->hbufcap, 0))
 		return wait_general(kq, ev, nevents, timeout, cancellable);
 	int maxev = nevents + 2;
-	int r = wait_unlocked(kq, maxev, total, cancellable, true);
+	int r = kq_sleep(kq, maxev, total, cancellable, true);
 	kq->consumer = false;
 	kq_cond_broadcast(&kq->cond);
 	/* 0: the time is up (epoll waited at least as long) */

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The way into and out of a kqueue, and the wake-up protocol: one home for
+ * what every kevent() call does around its work (acquire, the held-lock
+ * record, deferred closes, sleeping, the wake write, release).  The inline
+ * fast paths are here; wake.c has the rest.  A change to any of it is
+ * checked against the rules below, and the wake-up torture test
+ * (test/stress/wake-torture.c) runs on it.
+ *
+ * LOCKS (the order and the global locks: kq.h, docs/design.md section 2)
+ *   kq->lock is held by a kevent() call from kq_acquire() to kq_release(),
+ *   changes and collection alike, and let go only while the call sleeps
+ *   (kq_sleep) and around the wake write of kq_release_slow().  Every
+ *   field below is under it unless said otherwise.
+ *
+ * THE OBJECTS
+ *   kq->epfd     the epoll set (a private copy of the program's number).
+ *   kq->wakefd   an eventfd in epfd: its entry is edge-triggered while the
+ *                kqueue lives (each write is one report, taken by the
+ *                harvest that finds it), level-triggered once it is dead.
+ *   kq->wake_on  a write of wakefd has been made (or is being made by the
+ *                thread that set it) whose report no harvest has taken yet.
+ *   kq->consumer one thread sleeps in epoll_wait() on epfd itself and takes
+ *                reports out of it (into kq->hbuf).
+ *   kq->quiescers threads waiting, on kq->cond, for the consumer to hand
+ *                over what it took.
+ *   kq->waitfd   an epoll set holding epfd, level-triggered: every other
+ *                sleeper waits there; it takes nothing out of epfd.
+ *
+ * THE RULES
+ *   W1 Queue and wake descriptor agree.  Whenever kq->lock is let go
+ *      (kq_release, kq_sleep), kq_sync_wake*() makes wake_on equal to
+ *      "knotes are queued": a queue that became non-empty is written
+ *      (after the unlock, by the same thread, still counted in users so
+ *      wakefd stays open); a harvest that takes the report clears wake_on
+ *      (wake_report), so a queue still non-empty at the end of that call
+ *      is written again; an empty queue with wake_on set is read back to
+ *      0, so the set does not stay readable with nothing in it.  A write
+ *      that lands after its knote was taken leaves one spurious report,
+ *      never a missing one.
+ *   W2 When a thread may sleep.  Only from kq_scan() or kq_wait_locked(),
+ *      with kq->lock held, deferred closes applied, the ready queue empty
+ *      (a source's sleep hook may queue knotes: W1 then writes), and the
+ *      kqueue alive.  It consumes iff no other thread consumes and no
+ *      quiescer waits; it sets consumer, applies W1 and unlocks, and only
+ *      then calls epoll_wait().  Anything that becomes ready after the
+ *      unlock puts a report on epfd's ready list (a descriptor, a pidfd,
+ *      the timerfd, the signal descriptors, inotify, the nested WRITE
+ *      set, or wakefd for a queued knote), and epoll_wait() returns for a
+ *      report on the list whether it came before or after the call.
+ *   W3 No record is queued while every waiter sleeps.  Knotes are queued
+ *      only under kq->lock.  The thread that queued one lets the lock go
+ *      through W1, so epfd holds a report (its write's, or one still
+ *      waiting).  The consumer sleeps on epfd and returns; a sleeper on
+ *      waitfd wakes through epfd's readiness (epoll wakes one waiter of a
+ *      set per new report, and each one that returns from a level entry
+ *      that is still ready wakes the next).  A woken sleeper that finds
+ *      nothing sleeps again under W2.
+ *   W4 Reports are handled in order.  A thread that would harvest, deliver
+ *      or change a descriptor's epoll entry while a consumer sleeps
+ *      (kq_quiesce) counts itself in quiescers, writes wakefd and waits on
+ *      kq->cond; the consumer processes what it took under the lock, then
+ *      clears consumer and broadcasts.  A sleeper that sees a quiescer does
+ *      not consume, so a quiescer is never starved.  Changes that touch no
+ *      epoll entry (triggers, timers) do not quiesce.
+ *   W5 close() reaches every sleeper.  A kqueue marked dead (its number
+ *      closed, at once or deferred from a signal handler) gets a
+ *      level-triggered wake entry and a write (kq_wake_dead), and its count
+ *      is never read back: epfd stays ready, every epoll_wait() on it or on
+ *      waitfd returns at once and wakes the next waiter, and each thread
+ *      returns EBADF once it holds the lock.  The last user tears it down.
+ *   W6 A cancelled sleeper holds no lock: its cleanup takes the lock, gives
+ *      back the consumer role (broadcast) and releases through W1.
+ *   W7 Signal handlers.  The kqueues a thread is inside kevent() on are in
+ *      its held-lock record (lock.h) from before the lock is tried to after
+ *      it is let go.  A handler's close() on such a kqueue does what cannot
+ *      wait (epoll entries, the number) and leaves the knotes in
+ *      kq->deferred[] (kq_defer_close); whoever holds the lock next applies
+ *      them (kq_deferred(): at acquire, around the sleep, at release)
+ *      before the kqueue is used or let go.
+ */
+#ifndef KQ_WAKE_H
+#define KQ_WAKE_H
+
+/* Included at the end of kq.h: struct kqueue and the fd table are known. */
+
+/* wake.c */
+struct kqueue *kq_acquire_failed(struct kqueue *kq, bool locked)
+	__attribute__((noinline, cold));
+struct kqueue *kq_acquire_deferred(struct kqueue *kq) __attribute__((noinline, cold));
+struct kqueue *kq_acquire_table(int fd, int *err) __attribute__((noinline));
+void kq_release_slow(struct kqueue *kq);
+bool kq_sync_wake_deferred(struct kqueue *kq);
+int  kq_quiesce_wait(struct kqueue *kq);
+/* Waits out a consuming sleeper (W4); -EBADF if the kqueue died. */
+static inline int kq_quiesce(struct kqueue *kq)
+{
+	if (kq->consumer)
+		return kq_quiesce_wait(kq);
+	return kq->dead ? -EBADF : 0;
+}
+void kq_deferred_apply(struct kqueue *kq);
+/* Applies the closes signal handlers left for this kqueue (W7); called
+ * with kq->lock held, before it is used or let go. */
+static inline void kq_deferred(struct kqueue *kq)
+{
+	if (__builtin_expect(atomic_load_explicit(&kq->deferred_any, memory_order_acquire), 0))
+		kq_deferred_apply(kq);
+}
+void kq_sync_wake(struct kqueue *kq);
+void kq_wake_dead(struct kqueue *kq);
+void kq_defer_close(struct kqueue *kq, int fd, bool self);
+/* Sleeps without kq->lock (W2): the only cancellation point of kevent().
+ * Returns the reports consumed into kq->hbuf (0 when not consuming), or
+ * -errno. */
+int  kq_sleep(struct kqueue *kq, int maxev, int64_t rem, bool cancellable, bool consume);
+
+/* kq_acquire() once the object is known: locked, users++, or NULL with
+ * *err set.  `guessed`: kq came from the thread's last kevent() rather than
+ * the table, so any refusal is asked of the table again. */
+static inline __attribute__((always_inline))
+struct kqueue *kq_acquire_obj(struct kqueue *kq, int fd, int *err, bool guessed)
+{
+	/* A signal handler that interrupted this thread inside a kevent() on
+	 * the same kqueue: waiting would wait for itself, and the interrupted
+	 * call may be half-way through a change.  FreeBSD's kevent() is one
+	 * system call, never interrupted so. */
+	if (__builtin_expect(!kq_held_enter(&kq->lock), 0)) {
+		if (guessed)
+			return kq_acquire_table(fd, err);
+		*err = -EDEADLK;
+		return kq_acquire_failed(kq, false);
+	}
+	/* recorded before the lock is ours: see lock.h */
+	kq_mutex_lock(&kq->lock);
+	/* A live kqueue whose number is fd is the one the table names: both
+	 * change together under this lock.  A recycled object (free list) now
+	 * serving the same number is that number's kqueue as well.  Objects
+	 * are never freed, so a stale guess is only a kqueue to let go. */
+	if (__builtin_expect(kq->dead || kq->ufd != fd, 0)) {
+		kq_acquire_failed(kq, true);
+		if (guessed)
+			return kq_acquire_table(fd, err);
+		*err = -EBADF;
+		return NULL;
+	}
+	/* Counted at once, so a consumer that wakes up sees another thread
+	 * inside and does not become the consumer again (kq_quiesce). */
+	kq->users++;
+	*err = 0;
+	if (__builtin_expect(atomic_load_explicit(&kq->deferred_any, memory_order_acquire), 0)) {
+		kq = kq_acquire_deferred(kq);
+		if (!kq)
+			*err = -EBADF;
+	}
+	return kq;
+}
+
+/* Locked, users++; NULL: *err is -EBADF, or -EDEADLK (a signal handler
+ * re-entering a kevent() its thread is inside).  Inline: every kevent()
+ * starts here; a number other than the last two this thread entered goes
+ * through the table (wake.c). */
+static inline struct kqueue *kq_acquire(int fd, int *err)
+{
+	struct kq_held *h = kq_held_self();
+	struct kqueue *kq;
+	if (__builtin_expect(h->last_fd[0] == fd, 1))
+		kq = h->last_kq[0];
+	else if (h->last_fd[1] == fd)
+		kq = h->last_kq[1];
+	else
+		kq = NULL;
+	if (__builtin_expect(!kq, 0))
+		return kq_acquire_table(fd, err);
+	return kq_acquire_obj(kq, fd, err, true);
+}
+
+/* users--, unlock, maybe teardown.  The common case inline: nothing
+ * deferred, nothing to free, the wake eventfd already as the ready queue
+ * wants it, the kqueue alive. */
+static inline void kq_release(struct kqueue *kq)
+{
+	if (__builtin_expect(atomic_load_explicit(&kq->deferred_any, memory_order_acquire) ||
+			     kq->graveyard || kq->dead ||
+			     (kq->qhead != NULL) != kq->wake_on, 0)) {
+		kq_release_slow(kq);
+		return;
+	}
+	kq->users--;
+	kq_mutex_unlock(&kq->lock);
+	kq_held_pop(&kq->lock);
+}
+
+#endif /* KQ_WAKE_H */
