@@ -134,6 +134,12 @@ bool kq_sync_wake_deferred(struct kqueue *kq)
 	bool want = kq->qhead != NULL || kq->dead;
 	if (want == kq->wake_on)
 		return false;
+	/* A quiescer's write (W4) shares the count, and the consumer may not
+	 * have taken its report yet: read back, the report would be dropped,
+	 * the consumer would sleep on and the quiescer wait for it for good.
+	 * The report stays, and the consumer's harvest clears wake_on. */
+	if (!want && kq->quiescers)
+		return false;
 	kq->wake_on = want;
 	if (want)
 		return true;

@@ -35,9 +35,11 @@
  *      wakefd stays open); a harvest that takes the report clears wake_on
  *      (wake_report), so a queue still non-empty at the end of that call
  *      is written again; an empty queue with wake_on set is read back to
- *      0, so the set does not stay readable with nothing in it.  A write
- *      that lands after its knote was taken leaves one spurious report,
- *      never a missing one.
+ *      0, so the set does not stay readable with nothing in it, except
+ *      while a quiescer waits (W4): its write shares the count, and
+ *      reading it back would take it from the consumer.  A write that
+ *      lands after its knote was taken leaves one spurious report, never
+ *      a missing one.  Nothing else reads wakefd.
  *   W2 When a thread may sleep.  Only from kq_scan() or kq_wait_locked(),
  *      with kq->lock held, deferred closes applied, the ready queue empty
  *      (a source's sleep hook may queue knotes: W1 then writes), and the
