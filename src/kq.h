@@ -223,6 +223,10 @@ struct kqueue {
 	 * were ever inside at once: scan.c, absorb_window(). */
 	const void        *deliverer;
 	bool               shared;
+	/* Another kqueue has (or had) a READ knote on this one: an enable
+	 * writes wakefd so that the outer one hears of it (register.c).
+	 * Set without this kqueue's lock by the outer one (atomic). */
+	bool               watched;
 
 	struct knote     **hash;     /* non-fd knotes, by ident */
 	unsigned           hsize;    /* power of two, or 0 */

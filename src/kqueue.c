@@ -179,6 +179,7 @@ int kq_create(int flags)
 	kq->waitfd = -1;
 	kq->deliverer = NULL;
 	kq->shared = false;
+	__atomic_store_n(&kq->watched, false, __ATOMIC_RELAXED);
 	kq->qhead = NULL;
 	kq->qtailp = &kq->qhead;
 	kq->qcount = 0;

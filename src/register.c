@@ -36,8 +36,22 @@ static int kq_arm(struct kqueue *kq, struct knote *kn, const struct filterops *f
 		kn->status &= ~(KN_FORCED | KN_SNAPSHOT | KN_FRESH);
 		return 0;
 	}
-	if (r == 0 || (kn->status & KN_FORCED))
+	if (r == 0 || (kn->status & KN_FORCED)) {
 		kq_enqueue(kq, kn);
+	} else if (__builtin_expect(__atomic_load_n(&kq->watched, __ATOMIC_RELAXED), 0) &&
+		   fop->isfd) {
+		/*
+		 * A kqueue nested in another one is readable for it when its
+		 * epoll set has a report ready, and the outer one hears of a
+		 * new report only when one is linked onto the set's ready list
+		 * (its entry on this set may be edge-triggered: demoted).  An
+		 * enable whose entry is already on that list, a level entry
+		 * still ready for a knote that was disabled, links nothing:
+		 * FreeBSD would queue the knote and wake the outer one.  A
+		 * write of wakefd always reaches the outer one.
+		 */
+		sys_eventfd_add(kq->wakefd, 1);
+	}
 	return 0;
 }
 

@@ -403,6 +403,9 @@ static int fd_attach(struct kqueue *kq, struct knote *kn)
 		if (kn->filter != EVFILT_READ || fd == kq->ufd)
 			return -EINVAL;
 		s->kind = KQ_FD_KQUEUE;
+		struct kqueue *inner = kq_fdtab_kq(fd);
+		if (inner)
+			__atomic_store_n(&inner->watched, true, __ATOMIC_RELAXED);
 	}
 	if (kn->flags & EV_WAKEONE)
 		wakeone_setup(kq, kn);
