@@ -1290,8 +1290,9 @@ void kq_fd_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 	}
 	*pp = idle;
 	/* Nothing enabled wanted this report: bits kept for disabled knotes
-	 * (see fd_arm) would make a level entry report it again at once. */
-	if (!any && !(s->state & SLOT_ET))
+	 * (see fd_arm) would make a level entry report it again at once.  A
+	 * split slot's WRITE entry has its own trigger mode (SLOT_WET). */
+	if (!any && !(s->state & ((tag & TAG_WRSET) ? SLOT_WET : SLOT_ET)))
 		slot_sync(kq, s, fd, NULL, false);
 }
 
