@@ -80,6 +80,13 @@
  *      kq->deferred[] (kq_defer_close); whoever holds the lock next applies
  *      them (kq_deferred(): at acquire, around the sleep, at release)
  *      before the kqueue is used or let go.
+ *   W8 Nested kqueues.  An outer kqueue hears of this one through epfd's
+ *      readiness, and an edge reaches it only when a report is linked onto
+ *      epfd's ready list.  An enable whose entry is already on the list (a
+ *      level entry still ready for a knote a dispatch disabled) links
+ *      nothing, so a kqueue another one watches (kq->watched) writes
+ *      wakefd at every enable of a descriptor knote (register.c): an
+ *      eventfd write always wakes epfd's pollers.
  */
 #ifndef KQ_WAKE_H
 #define KQ_WAKE_H
