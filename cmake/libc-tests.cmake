@@ -12,7 +12,8 @@ set(KQ_LIBC_TESTS
   # its own (EBADF after it, its descriptors released, nothing left in
   # epoll), also for closes made by libraries and inside a signal handler
   change-fd-vs-user-ident kevent-bad-kq kevent-last-kqueue-guess
-  kqueue-close-while-waiting
+  kqueue-close-while-waiting kqueue-close-wakes-every-sleeper
+  wake-torture-short
   kqueue-create-close kqueue-dup kqueue-fd-budget timer-fd-budget
   user-fd-budget vnode-many-files read-eventfd-many read-eventfd-reused-number
   read-unix-listen-many read-tcp-uring-emfile
