@@ -21,7 +21,13 @@ KQ_API int kqueue1(int flags)
 {
 	if (flags & ~(O_CLOEXEC | O_NONBLOCK))
 		return fail(-EINVAL);
+	/* no asynchronous cancellation inside the creation's locks (see
+	 * kevent() below) */
+	int type;
+	pthread_setcanceltype(PTHREAD_CANCEL_DEFERRED, &type);
 	int r = kq_create(flags);
+	if (type == PTHREAD_CANCEL_ASYNCHRONOUS)
+		pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, NULL);
 	return r < 0 ? fail(r) : r;
 }
 
@@ -138,12 +144,19 @@ static int kevent_changes(int kqfd, const struct kevent *changelist, int nchange
 __attribute__((noinline))
 static int kevent_one(int kqfd, const struct kevent *change);
 
-KQ_API int kevent(int kqfd, const struct kevent *changelist, int nchanges,
-		  struct kevent *eventlist, int nevents, const struct timespec *timeout)
+/*
+ * Cancellation, as FreeBSD's libthr defines it for kevent(): a cancellation
+ * point whenever nevents is not 0 (with changes or without), where a
+ * pending request acts on entry, before any change is made, and one that
+ * arrives while the call sleeps acts there (the changes made stay made).
+ * pthread_testcancel() on entry, and the sleep (wake.c, kq_sleep) is the
+ * library's only cancellable call (sys.h).  A call with nevents 0 never
+ * sleeps and is no cancellation point.
+ */
+static inline __attribute__((always_inline))
+int kevent_call(int kqfd, const struct kevent *changelist, int nchanges,
+		struct kevent *eventlist, int nevents, const struct timespec *timeout)
 {
-	/* FreeBSD: a cancellation point only when nevents > 0, acting either
-	 * before any change is made or during a wait with no changes.  The
-	 * library makes no other cancellable call (sys.h). */
 	if (nchanges == 0 && nevents > 0 && eventlist) {
 		if (timeout && timeout->tv_sec == 0 && timeout->tv_nsec == 0)
 			return kq_poll(kqfd, eventlist, nevents);   /* cancellation point */
@@ -156,6 +169,30 @@ KQ_API int kevent(int kqfd, const struct kevent *changelist, int nchanges,
 	if (nchanges == 1 && nevents == 0 && changelist)
 		return kevent_one(kqfd, changelist);
 	return kevent_changes(kqfd, changelist, nchanges, eventlist, nevents, timeout);
+}
+
+/*
+ * An asynchronous cancellation acts wherever the thread is, and one that
+ * landed while the call holds a kqueue's lock would leave the kqueue locked
+ * for every other thread.  POSIX leaves asynchronous cancellation of
+ * kevent() undefined, but a kqueue must not die of it: the call runs with
+ * the deferred type, and the asynchronous type comes back on the way out
+ * (where a request that came meanwhile acts, with no lock held).  While the
+ * type is already deferred this is a call and one load in glibc.  A process
+ * of one thread skips it: only a signal handler of its own could cancel
+ * it, ending the process with its thread.
+ */
+KQ_API int kevent(int kqfd, const struct kevent *changelist, int nchanges,
+		  struct kevent *eventlist, int nevents, const struct timespec *timeout)
+{
+	if (kq_alone())
+		return kevent_call(kqfd, changelist, nchanges, eventlist, nevents, timeout);
+	int type;
+	pthread_setcanceltype(PTHREAD_CANCEL_DEFERRED, &type);
+	int r = kevent_call(kqfd, changelist, nchanges, eventlist, nevents, timeout);
+	if (__builtin_expect(type == PTHREAD_CANCEL_ASYNCHRONOUS, 0))
+		pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, NULL);
+	return r;
 }
 
 /* kevent(kq, change, 1, NULL, 0, timeout): the change's error, if any, has
@@ -194,8 +231,8 @@ static int kevent_changes(int kqfd, const struct kevent *changelist, int nchange
 			  struct kevent *eventlist, int nevents, const struct timespec *timeout)
 {
 	int r;
-	if (nchanges == 0 && nevents > 0)
-		pthread_testcancel();
+	if (nevents != 0)
+		pthread_testcancel();   /* before any change (see kevent_call) */
 	struct kqueue *kq = kq_acquire(kqfd, &r);
 	if (!kq)
 		goto out_nokq;
@@ -224,7 +261,7 @@ static int kevent_changes(int kqfd, const struct kevent *changelist, int nchange
 		r = -EINVAL;
 		goto out;
 	}
-	r = kq_wait_locked(kq, eventlist, nevents, timeout, nchanges == 0);
+	r = kq_wait_locked(kq, eventlist, nevents, timeout);
 out:
 	kq_release(kq);
 out_nokq:

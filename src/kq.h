@@ -471,14 +471,14 @@ int  kq_register(struct kqueue *kq, struct kevent *kev);
 
 /* scan.c */
 int  kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
-             const struct timespec *timeout, bool cancellable);
+             const struct timespec *timeout);
 int  kq_harvest(struct kqueue *kq, int maxevents, int want);
 /* kevent() without changes, with a zero timeout: acquires, scans, releases */
 int  kq_poll(int kqfd, struct kevent *ev, int nevents) __attribute__((noinline));
 int  kq_wait(int kqfd, struct kevent *ev, int nevents, const struct timespec *timeout)
 	__attribute__((noinline));
 int  kq_wait_locked(struct kqueue *kq, struct kevent *ev, int nevents,
-		    const struct timespec *timeout, bool cancellable);
+		    const struct timespec *timeout);
 /* Hands n epoll reports to their sources (a source with a nested set of
  * its own passes that set's reports back in). */
 void kq_scan_reports(struct kqueue *kq, const struct epoll_event *evs, int n);

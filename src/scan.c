@@ -381,7 +381,7 @@ static int orphan_nap(int64_t rem)
 /* timeout == NULL: forever; the caller validated it.  FreeBSD treats any
  * tv_sec beyond INT32_MAX as forever too. */
 int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
-	    const struct timespec *timeout, bool cancellable)
+	    const struct timespec *timeout)
 {
 	int64_t deadline = -1;   /* absolute, CLOCK_MONOTONIC; -1 forever */
 	int64_t total = -1;
@@ -445,7 +445,7 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 			}
 			kq_sources_sleep(kq);
 			bool consume = !kq->consumer && !kq->quiescers;
-			int r = kq_sleep(kq, maxev, rem, cancellable, consume);
+			int r = kq_sleep(kq, maxev, rem, consume);
 			if (consume) {
 				if (r > 0)
 					scan_reports(kq, kq->hbuf, r, maxev, &d);
@@ -497,7 +497,7 @@ __attribute__((noinline, cold))
 static int poll_general(struct kqueue *kq, struct kevent *ev, int nevents)
 {
 	static const struct timespec zero = { 0, 0 };
-	int r = kq_scan(kq, ev, nevents, &zero, true);
+	int r = kq_scan(kq, ev, nevents, &zero);
 	kq_release(kq);
 	return poll_result(r);
 }
@@ -528,7 +528,7 @@ static int poll_rest(struct kqueue *kq, struct kevent *ev, int nevents, int n, i
 	int r = kq->qhead ? deliver(kq, &d, 0) : d.n;
 	/* reports that all came to nothing: the general rounds */
 	if (r == 0)
-		r = kq_scan(kq, ev, nevents, &zero, true);
+		r = kq_scan(kq, ev, nevents, &zero);
 	kq_release(kq);
 	return poll_result(r);
 }
@@ -700,8 +700,7 @@ int kq_poll(int kqfd, struct kevent *ev, int nevents)
 /* kq_wait_locked() when its one round gave no record: the general
  * rounds, for the time left. */
 __attribute__((noinline))
-static int wait_rest(struct kqueue *kq, struct kevent *ev, int nevents, int64_t deadline,
-		     bool cancellable)
+static int wait_rest(struct kqueue *kq, struct kevent *ev, int nevents, int64_t deadline)
 {
 	struct timespec left, *ts = NULL;
 	if (deadline >= 0) {
@@ -712,15 +711,15 @@ static int wait_rest(struct kqueue *kq, struct kevent *ev, int nevents, int64_t 
 		left.tv_nsec = (long)(rem % 1000000000);
 		ts = &left;
 	}
-	return kq_scan(kq, ev, nevents, ts, cancellable);
+	return kq_scan(kq, ev, nevents, ts);
 }
 
 /* kq_wait_locked() when its straight line does not apply. */
 __attribute__((noinline, cold))
 static int wait_general(struct kqueue *kq, struct kevent *ev, int nevents,
-			const struct timespec *timeout, bool cancellable)
+			const struct timespec *timeout)
 {
-	return kq_scan(kq, ev, nevents, timeout, cancellable);
+	return kq_scan(kq, ev, nevents, timeout);
 }
 
 /*
@@ -737,21 +736,21 @@ static int wait_general(struct kqueue *kq, struct kevent *ev, int nevents,
  * slept.  Returns the records or -errno.
  */
 int kq_wait_locked(struct kqueue *kq, struct kevent *ev, int nevents,
-		   const struct timespec *timeout, bool cancellable)
+		   const struct timespec *timeout)
 {
 	int64_t total = -1, deadline = -1;
 	if (timeout && timeout->tv_sec <= INT32_MAX) {
 		total = (int64_t)timeout->tv_sec * 1000000000 + timeout->tv_nsec;
 		if (total <= KQ_SHORT_TIMEOUT_NS)
-			return wait_general(kq, ev, nevents, timeout, cancellable);
+			return wait_general(kq, ev, nevents, timeout);
 		deadline = now_ns() + total;
 	}
 	if (__builtin_expect(kq->qhead || kq->consumer || kq->quiescers || kq->rechecks ||
 			     kq->sigs || kq->fd_oneshot || kq->wake_on || kq->dead ||
 			     (unsigned)nevents + 2 > (unsigned)kq->hbufcap, 0))
-		return wait_general(kq, ev, nevents, timeout, cancellable);
+		return wait_general(kq, ev, nevents, timeout);
 	int maxev = nevents + 2;
-	int r = kq_sleep(kq, maxev, total, cancellable, true);
+	int r = kq_sleep(kq, maxev, total, true);
 	kq->consumer = false;
 	kq_cond_broadcast(&kq->cond);
 	/* 0: the time is up (epoll waited at least as long) */
@@ -767,7 +766,7 @@ int kq_wait_locked(struct kqueue *kq, struct kevent *ev, int nevents,
 	}
 	int n = kq->qhead ? deliver(kq, &d, 0) : d.n;
 	if (__builtin_expect(n == 0, 0))
-		return wait_rest(kq, ev, nevents, deadline, cancellable);
+		return wait_rest(kq, ev, nevents, deadline);
 	return n;
 }
 
@@ -781,7 +780,7 @@ int kq_wait(int kqfd, struct kevent *ev, int nevents, const struct timespec *tim
 	struct kqueue *kq = kq_acquire(kqfd, &r);
 	if (__builtin_expect(!kq, 0))
 		return poll_failed(r);
-	r = kq_wait_locked(kq, ev, nevents, timeout, true);
+	r = kq_wait_locked(kq, ev, nevents, timeout);
 	kq_release(kq);
 	return poll_result(r);
 }

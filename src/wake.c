@@ -293,8 +293,7 @@ static int waitset(struct kqueue *kq)
 
 /*
  * Sleeps without kq->lock until the kqueue may have something; the only
- * cancellation point of kevent(), and only for calls without changes
- * (FreeBSD).
+ * cancellation point of kevent() after its entry (api.c, kevent_call).
  *
  * Reports of edge-triggered entries exist once.  A thread that took one in
  * epoll_wait() and has not processed it yet must not be overtaken by another
@@ -308,9 +307,9 @@ static int waitset(struct kqueue *kq)
  * at a time), and take reports under the lock after quiescing.
  * Returns the number of reports consumed into kq->hbuf, or -errno.
  */
-int kq_sleep(struct kqueue *kq, int maxev, int64_t rem, bool cancellable, bool consume)
+int kq_sleep(struct kqueue *kq, int maxev, int64_t rem, bool consume)
 {
-	int old = PTHREAD_CANCEL_ENABLE, r;
+	int r;
 	int fd = kq->epfd;
 	struct epoll_event one, *evs = kq->hbuf;
 	if (!consume) {
@@ -324,13 +323,7 @@ int kq_sleep(struct kqueue *kq, int maxev, int64_t rem, bool cancellable, bool c
 	kq_sync_wake(kq);
 	kq_mutex_unlock(&kq->lock);
 	pthread_cleanup_push(sleep_cancelled, kq);
-	if (!cancellable)
-		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
 	r = kq_epoll_wait(fd, evs, consume ? maxev : 1, rem);
-	if (cancellable)
-		;
-	else
-		pthread_setcancelstate(old, NULL);
 	pthread_cleanup_pop(0);
 	kq_prefetch_hint(kq);
 	kq_mutex_lock(&kq->lock);

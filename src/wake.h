@@ -71,8 +71,12 @@
  *      is never read back: epfd stays ready, every epoll_wait() on it or on
  *      waitfd returns at once and wakes the next waiter, and each thread
  *      returns EBADF once it holds the lock.  The last user tears it down.
- *   W6 A cancelled sleeper holds no lock: its cleanup takes the lock, gives
- *      back the consumer role (broadcast) and releases through W1.
+ *   W6 Cancellation.  The sleep is kevent()'s cancellation point (with
+ *      changes in the call or without; api.c), and a cancelled sleeper
+ *      holds no lock: its cleanup takes the lock, gives back the consumer
+ *      role (broadcast) and releases through W1.  Asynchronous
+ *      cancellation is turned deferred for the call (api.c), so it never
+ *      lands while the lock is held.
  *   W7 Signal handlers.  The kqueues a thread is inside kevent() on are in
  *      its held-lock record (lock.h) from before the lock is tried to after
  *      it is let go.  A handler's close() on such a kqueue does what cannot
@@ -119,10 +123,10 @@ static inline void kq_deferred(struct kqueue *kq)
 void kq_sync_wake(struct kqueue *kq);
 void kq_wake_dead(struct kqueue *kq);
 void kq_defer_close(struct kqueue *kq, int fd, bool self);
-/* Sleeps without kq->lock (W2): the only cancellation point of kevent().
- * Returns the reports consumed into kq->hbuf (0 when not consuming), or
- * -errno. */
-int  kq_sleep(struct kqueue *kq, int maxev, int64_t rem, bool cancellable, bool consume);
+/* Sleeps without kq->lock (W2): the only cancellation point of kevent()
+ * after its entry (W6).  Returns the reports consumed into kq->hbuf (0
+ * when not consuming), or -errno. */
+int  kq_sleep(struct kqueue *kq, int maxev, int64_t rem, bool consume);
 
 /* kq_acquire() once the object is known: locked, users++, or NULL with
  * *err set.  `guessed`: kq came from the thread's last kevent() rather than
