@@ -23,7 +23,10 @@
 
 #include <stdlib.h>
 
-/* Cleared on the first ENOSYS, or at load time when the environment says
+/* Cleared on the first refusal (ENOSYS from a kernel without it; EPERM or
+ * EACCES from a sandbox, a container profile or systemd's
+ * SystemCallFilter= older than the call), or at load time when the
+ * environment says
  * LIBKQ_NO_EPOLL_PWAIT2=1 (so the fallback can be tested on new kernels).
  * secure_getenv(): a set-user-ID, set-group-ID or capability program
  * (AT_SECURE) is not steered by whoever starts it. */
@@ -99,10 +102,9 @@ struct kq_kernel_timespec {
  * must be one too: cancellation is made asynchronous for the duration of
  * the system call only, as glibc made its cancellable calls before 2.34.
  * Not inlined: a cancellation unwinds from this frame, which has no cleanup,
- * to the caller's call instruction, where scan.c's cleanup handler covers
+ * to the caller's call instruction, where kq_sleep()'s cleanup handler covers
  * it (an unwind from an arbitrary instruction in the caller might not).
- * Where kevent() is not cancellable the cancel state is disabled, and the
- * type changes nothing.  Returns the count or -errno.
+ * Returns the count or -errno.
  */
 __attribute__((noinline)) static long pwait2_syscall(int epfd, struct epoll_event *evs,
 						      int n, const struct kq_kernel_timespec *ts)
@@ -119,7 +121,7 @@ __attribute__((noinline)) static long pwait2_syscall(int epfd, struct epoll_even
 #endif
 }
 
-/* One epoll_pwait2() sleep; -ENOSYS when the kernel has none. */
+/* One epoll_pwait2() sleep; -ENOSYS when the kernel has none or refuses it. */
 static int pwait2_sleep(int epfd, struct epoll_event *evs, int n, int64_t timeout_ns,
 			bool precise)
 {
@@ -134,8 +136,12 @@ static int pwait2_sleep(int epfd, struct epoll_event *evs, int n, int64_t timeou
 	long r = pwait2_syscall(epfd, evs, n, &ts);
 	if (slack > 1)
 		prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
-	if (r == -ENOSYS)
+	/* epoll_pwait2() itself never answers EPERM or EACCES: those come
+	 * from a filter that does not know the call, and mean ENOSYS here */
+	if (r == -ENOSYS || r == -EPERM || r == -EACCES) {
 		atomic_store(&have_pwait2, 0);
+		r = -ENOSYS;
+	}
 	return (int)r;
 }
 
