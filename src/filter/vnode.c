@@ -961,19 +961,15 @@ static void hints_of(struct vwatch *w, const struct inotify_event *ev, bool pair
  * knote registered last is queued first.  The slot keeps its knotes in
  * registration order (kq_link), so they are activated from its tail.
  * tail -F depends on it: VNODE registered before READ, one append, and the
- * READ record must come first.  A slot holds one knote per descriptor
- * filter, so the few to activate fit in a small array.
+ * READ record must come first.
  */
 static void post_hints(struct kqueue *kq, int fd, const struct hints *hs, uint32_t inmask)
 {
 	struct kq_fdslot *s = kq_fdslot(kq, fd, false);
-	struct knote *act[8];
+	/* a slot holds one knote per filter: one READ, one VNODE at most */
+	struct knote *act[2];
 	unsigned nact = 0;
 	for (struct knote *kn = s ? s->head : NULL; kn; kn = kn->link) {
-		if (nact == sizeof act / sizeof act[0]) {
-			while (nact > 0)
-				kq_activate(kq, act[--nact]);
-		}
 		if (kn->filter == EVFILT_READ) {
 			if ((kn->fpriv & KQ_FPRIV_FILE_WATCHED) && (inmask & (IN_MODIFY | IN_Q_OVERFLOW)))
 				act[nact++] = kn;
