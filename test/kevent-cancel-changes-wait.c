@@ -10,7 +10,7 @@
  *     before any change: the knote does not exist afterwards (ENOENT).
  * The kqueue works for the other threads afterwards.
  */
-#include "t_cancel.h"
+#include "t_cancelpt.h"
 
 static int kq, rfd;
 static const struct timespec *wait_ts;
@@ -46,19 +46,13 @@ static void asleep(const struct timespec *ts, const char *what)
 	T_EQ(t_change_err(kq, rfd, EVFILT_READ, EV_DELETE, 0, 0, NULL), 0);
 }
 
-static void *pending_main(void *arg)
+static void add_and_wait(void *arg)
 {
 	(void)arg;
-	int old;
 	struct kevent ch, ev;
 	struct timespec ts = { 5, 0 };
-	T_ASSERT(pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old) == 0);
-	T_ASSERT(pthread_cancel(pthread_self()) == 0);
-	T_ASSERT(pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old) == 0);
 	EV_SET(&ch, rfd, EVFILT_READ, EV_ADD, 0, 0, NULL);
 	kevent(kq, &ch, 1, &ev, 1, &ts);
-	returned = 1;
-	return (void *)1;
 }
 
 int main(void)
@@ -73,13 +67,8 @@ int main(void)
 	asleep(NULL, "no timeout");
 	asleep(&ten, "10 s timeout");
 
-	pthread_t th;
-	returned = 0;
-	T_ASSERT(pthread_create(&th, NULL, pending_main, NULL) == 0);
-	void *rv = NULL;
-	T_EQ(pthread_join(th, &rv), 0);
-	if (rv != PTHREAD_CANCELED || returned)
-		T_FAIL("pending: kevent() did not act on the pending request");
+	t_cancelpt_pending("kevent() with a change and a 5 s wait", add_and_wait, NULL);
+	/* it acted before the change */
 	T_EQ(t_change_err(kq, rfd, EVFILT_READ, EV_DELETE, 0, 0, NULL), ENOENT);
 
 	t_cancel_kq_works(kq);
