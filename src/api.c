@@ -207,8 +207,11 @@ static int kevent_one(int kqfd, const struct kevent *change)
 			kq_prefetch_hint(h);
 	}
 	struct kqueue *kq = kq_acquire(kqfd, &r);
-	if (!kq)
+	if (!kq) {
+		if (r == -EDEADLK)
+			return kq_reentry(kqfd, change, 1, NULL, 0, NULL);
 		return fail(r);
+	}
 	/* the first knote on a socket, before the copy kq_register() needs
 	 * (its echo is not wanted here) */
 	if (kq_fd_add_fresh(kq, change) == 0) {
@@ -234,8 +237,12 @@ static int kevent_changes(int kqfd, const struct kevent *changelist, int nchange
 	if (nevents != 0)
 		pthread_testcancel();   /* before any change (see kevent_call) */
 	struct kqueue *kq = kq_acquire(kqfd, &r);
-	if (!kq)
+	if (!kq) {
+		if (r == -EDEADLK)
+			return kq_reentry(kqfd, changelist, nchanges, eventlist, nevents,
+					  timeout);
 		goto out_nokq;
+	}
 	if (nchanges < 0) {
 		r = -EINVAL;
 		goto out;

@@ -140,8 +140,17 @@ struct kq_mounts;
 struct kq_efdinfo;
 
 #define KQ_DEFER_MAX  32
+#define KQ_HCHANGES   64   /* a power of two */
 #define KQ_IDS        64
 #define KQ_DEFER_SELF (1 << 30)
+
+/* A change a signal handler made on a kqueue its thread was inside
+ * (reentry.c): seq says whose turn the slot is (a bounded queue of many
+ * producers and one consumer). */
+struct kq_hchange {
+	atomic_uint   seq;
+	struct kevent kev;
+};
 
 struct kqueue {
 	/* The first line: what every kevent() reads, and what both sides of
@@ -180,7 +189,8 @@ struct kqueue {
 			bool        fd_oneshot;
 			/* a write of wakefd may wait in epoll (kqueue.c) */
 			bool        wake_on;
-			/* closes are waiting in deferred[] */
+			/* closes are waiting in deferred[], or changes in
+			 * hchanges[] */
 			atomic_bool deferred_any;
 			bool        no_free;
 		};
@@ -223,6 +233,12 @@ struct kqueue {
 	 * were ever inside at once: scan.c, absorb_window(). */
 	const void        *deliverer;
 	bool               shared;
+	/* The consumer's thread (its kq_held record) and the room it gave
+	 * epoll_wait() (kq_sleep), and whether a signal handler on that
+	 * thread processed the reports it took (reentry.c). */
+	bool               robbed;
+	int                consumer_maxev;
+	const void        *consumer_h;
 	/* Another kqueue has (or had) a READ knote on this one: an enable
 	 * writes wakefd so that the outer one hears of it (register.c).
 	 * Set without this kqueue's lock by the outer one (atomic). */
@@ -257,6 +273,15 @@ struct kqueue {
 	 * (kqueue.c, kq_defer_close): fd + 1, KQ_DEFER_SELF for the
 	 * kqueue's own number; 0 is a free slot. */
 	atomic_int         deferred[KQ_DEFER_MAX];
+
+	/* Changes made by signal handlers whose thread is inside kevent() on
+	 * this kqueue, applied in order by whoever holds the lock next
+	 * (reentry.c): htail is claimed by the handlers, hhead and happlying
+	 * are under the lock. */
+	atomic_uint        htail;
+	unsigned           hhead;
+	bool               happlying;
+	struct kq_hchange  hchanges[KQ_HCHANGES];
 };
 _Static_assert(sizeof(atomic_bool) == 1 &&
 	       offsetof(struct kqueue, no_free) - offsetof(struct kqueue, dead) == 7,
@@ -468,6 +493,16 @@ int  kq_vnode_sync(struct kqueue *kq, int fd);
 
 /* register.c */
 int  kq_register(struct kqueue *kq, struct kevent *kev);
+/* reentry.c: kevent() from a signal handler on a kqueue its own thread is
+ * inside, and the changes it leaves for the lock's holder */
+int  kq_reentry(int kqfd, const struct kevent *changes, int nchanges,
+		struct kevent *events, int nevents, const struct timespec *timeout)
+	__attribute__((cold));
+struct kqueue *kq_acquire_reentry(struct kqueue *kq, int fd, int *err)
+	__attribute__((noinline, cold));
+void kq_hchanges_init(struct kqueue *kq);
+bool kq_hchanges_pending(struct kqueue *kq);
+bool kq_hchanges_apply(struct kqueue *kq);
 
 /* scan.c */
 int  kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,

@@ -175,6 +175,8 @@ int kq_create(int flags)
 	kq->wake_on = false;
 	kq->users = 0;
 	kq->consumer = false;
+	kq->consumer_h = NULL;
+	kq->robbed = false;
 	kq->quiescers = 0;
 	kq->waitfd = -1;
 	kq->deliverer = NULL;
@@ -209,6 +211,7 @@ int kq_create(int flags)
 	id_take(kq);
 	for (unsigned i = 0; i < KQ_DEFER_MAX; i++)
 		atomic_store_explicit(&kq->deferred[i], 0, memory_order_relaxed);
+	kq_hchanges_init(kq);
 	atomic_store_explicit(&kq->deferred_any, false, memory_order_relaxed);
 	kq_mutex_unlock(&kq->lock);
 
@@ -337,6 +340,9 @@ static void close_in(struct kqueue *kq, int fd, bool entries_die)
 		kq_drop_fd(kq, fd);
 		kq->no_free = false;
 		kq->entries_die = false;
+		/* what a handler that interrupted this close left (wake.h,
+		 * W7), before the kqueue is let go */
+		kq_deferred(kq);
 		kq_sync_wake(kq);
 	}
 	kq_mutex_unlock(&kq->lock);

@@ -63,6 +63,11 @@ struct kq_mutex {
 struct kqueue;
 struct kq_held {
 	unsigned         n;      /* first, and aligned: n, the first entries */
+	/* Bit i: entry i's kevent() is in kq_sleep() (wake.c), counted in
+	 * the kqueue's users, so a handler may write its wake descriptor
+	 * (reentry.c).  Set and cleared by that frame alone; a handler's own
+	 * bits are clear again when it returns. */
+	unsigned         asleep;
 	/* The two kqueues this thread entered last and their numbers, the
 	 * latest first (kq.h, kq_acquire): guesses, checked under the
 	 * kqueue's lock, that save the table look-up in the line every
@@ -72,6 +77,10 @@ struct kq_held {
 	int              last_fd[2];
 	struct kqueue   *last_kq[2];
 	struct kq_mutex *m[KQ_HELD_MAX];   /* and the guesses share a line */
+	/* Bit i: entry i's kevent() has let its lock go for the sleep's
+	 * system call (within asleep), so a handler may take the lock as
+	 * any other call would (reentry.c). */
+	unsigned         unlocked;
 } __attribute__((aligned(64)));
 extern __thread struct kq_held kq_held
 	__attribute__((tls_model("initial-exec"), visibility("hidden")));
@@ -129,6 +138,16 @@ static inline bool kq_held_mine(const struct kq_mutex *m)
  * a claimed slot before it is filled finds nothing rather than an older
  * entry.
  */
+static inline void kq_held_push(struct kq_mutex *m, unsigned n)
+{
+	struct kq_held *h = kq_held_self();
+	h->n = n + 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (n < KQ_HELD_MAX)
+		h->m[n] = m;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
 static inline bool kq_held_enter(struct kq_mutex *m)
 {
 	struct kq_held *h = kq_held_self();
@@ -142,6 +161,58 @@ static inline bool kq_held_enter(struct kq_mutex *m)
 		h->m[n] = m;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	return true;
+}
+
+/* The index of this thread's topmost entry for m, or -1 (none, or beyond
+ * KQ_HELD_MAX). */
+static inline int kq_held_top(const struct kq_mutex *m)
+{
+	struct kq_held *h = kq_held_self();
+	unsigned n = h->n;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	for (unsigned i = n < KQ_HELD_MAX ? n : KQ_HELD_MAX; i-- > 0;)
+		if (h->m[i] == m)
+			return (int)i;
+	return -1;
+}
+
+/* Marks the entry for m as sleeping (asleep, above); returns the bit to
+ * give kq_held_awake(), 0 when m has no entry. */
+static inline unsigned kq_held_sleeping(const struct kq_mutex *m)
+{
+	struct kq_held *h = kq_held_self();
+	unsigned i = h->n - 1;
+	if (__builtin_expect(i >= KQ_HELD_MAX || h->m[i] != m, 0)) {
+		int t = kq_held_top(m);
+		if (t < 0)
+			return 0;
+		i = (unsigned)t;
+	}
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	h->asleep |= 1u << i;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	return 1u << i;
+}
+
+static inline void kq_held_awake(unsigned bit)
+{
+	struct kq_held *h = kq_held_self();
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	h->asleep &= ~bit;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+/* Says whether the sleeping entry `bit` has let its lock go (unlocked,
+ * above). */
+static inline void kq_held_unlocked(unsigned bit, bool unlocked)
+{
+	struct kq_held *h = kq_held_self();
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (unlocked)
+		h->unlocked |= bit;
+	else
+		h->unlocked &= ~bit;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
 struct kq_cond {

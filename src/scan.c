@@ -50,7 +50,10 @@ static int harvest_room(struct kqueue *kq, int want)
 {
 	if (want > HARVEST_CAP)
 		want = HARVEST_CAP;
-	if (want > kq->hbufcap) {
+	/* not under a consumer's feet: a signal handler on its thread may
+	 * harvest while the consumer's system call is yet to come
+	 * (reentry.c) */
+	if (want > kq->hbufcap && !kq->consumer) {
 		struct epoll_event *b = realloc(kq->hbuf, (size_t)want * sizeof *b);
 		if (b) {
 			kq->hbuf = b;
@@ -446,6 +449,11 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 			kq_sources_sleep(kq);
 			bool consume = !kq->consumer && !kq->quiescers;
 			int r = kq_sleep(kq, maxev, rem, consume);
+			if (r == KQ_SLEEP_AGAIN) {
+				/* handlers' changes were applied: no sleep */
+				consume = false;
+				r = 0;
+			}
 			if (consume) {
 				if (r > 0)
 					scan_reports(kq, kq->hbuf, r, maxev, &d);
@@ -610,8 +618,12 @@ static int poll_locked(int kqfd, struct kevent *ev, int nevents)
 {
 	int err, r;
 	struct kqueue *kq = kq_acquire(kqfd, &err);
-	if (__builtin_expect(!kq, 0))
+	if (__builtin_expect(!kq, 0)) {
+		static const struct timespec zero = { 0, 0 };
+		if (err == -EDEADLK)
+			return kq_reentry(kqfd, NULL, 0, ev, nevents, &zero);
 		return poll_failed(err);
+	}
 	/* hbufcap <= HARVEST_CAP, so this also bounds nevents (> 0 here) */
 	if (__builtin_expect(kq->qhead || kq->consumer || kq->rechecks ||
 			     (unsigned)nevents + 2 > (unsigned)kq->hbufcap, 0))
@@ -751,6 +763,8 @@ int kq_wait_locked(struct kqueue *kq, struct kevent *ev, int nevents,
 		return wait_general(kq, ev, nevents, timeout);
 	int maxev = nevents + 2;
 	int r = kq_sleep(kq, maxev, total, true);
+	if (__builtin_expect(r == KQ_SLEEP_AGAIN, 0))
+		return kq->dead ? -EBADF : wait_rest(kq, ev, nevents, deadline);
 	kq->consumer = false;
 	kq_cond_broadcast(&kq->cond);
 	/* 0: the time is up (epoll waited at least as long) */
@@ -778,8 +792,11 @@ int kq_wait(int kqfd, struct kevent *ev, int nevents, const struct timespec *tim
 	int r;
 	pthread_testcancel();   /* before anything is taken (FreeBSD) */
 	struct kqueue *kq = kq_acquire(kqfd, &r);
-	if (__builtin_expect(!kq, 0))
+	if (__builtin_expect(!kq, 0)) {
+		if (r == -EDEADLK)
+			return kq_reentry(kqfd, NULL, 0, ev, nevents, timeout);
 		return poll_failed(r);
+	}
 	r = kq_wait_locked(kq, ev, nevents, timeout);
 	kq_release(kq);
 	return poll_result(r);

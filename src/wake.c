@@ -78,7 +78,7 @@ struct kqueue *kq_acquire_table(int fd, int *err)
 
 struct kqueue *kq_acquire_deferred(struct kqueue *kq)
 {
-	kq_deferred_apply(kq);
+	kq_deferred_apply(kq, true);
 	if (!kq->dead)
 		return kq;
 	kq_release(kq);   /* its number was closed in a signal handler */
@@ -95,6 +95,11 @@ struct kqueue *kq_acquire_deferred(struct kqueue *kq)
  */
 int kq_quiesce_wait(struct kqueue *kq)
 {
+	/* A signal handler on the consumer's own thread, inside the
+	 * kqueue's lock while that thread sleeps (reentry.c): it processed
+	 * what the consumer took, and waiting would wait for itself. */
+	if (kq->consumer_h == kq_held_self())
+		return kq->dead ? -EBADF : 0;
 	/* counted, so the woken consumer does not go back to consuming
 	 * before this thread had its turn (kq_scan) */
 	kq->quiescers++;
@@ -185,6 +190,12 @@ const struct kq_source kq_wake_source = { .report = wake_report };
 void kq_release_slow(struct kqueue *kq)
 {
 	kq_deferred(kq);
+	/* A signal handler leaving while its thread sleeps as the consumer
+	 * (reentry.c): whatever its own harvests put in the buffer is
+	 * zeroed again, so that the count of what the sleep's system call
+	 * takes still shows to a later handler. */
+	if (__builtin_expect(kq->consumer && kq->consumer_h == kq_held_self(), 0))
+		memset(kq->hbuf, 0, (size_t)kq->consumer_maxev * sizeof *kq->hbuf);
 	if (kq->graveyard)
 		kq_graveyard_empty(kq);
 	if (!kq->dead && kq_sync_wake_deferred(kq)) {
@@ -238,9 +249,12 @@ void kq_defer_close(struct kqueue *kq, int fd, bool self)
 	atomic_store_explicit(&kq->deferred_any, true, memory_order_release);
 }
 
-void kq_deferred_apply(struct kqueue *kq)
+/* Applies what signal handlers left (W7): the closes, and the changes
+ * when `changes` (else they stay, and so does deferred_any).  Returns
+ * whether changes were applied. */
+bool kq_deferred_apply(struct kqueue *kq, bool changes)
 {
-	atomic_store_explicit(&kq->deferred_any, false, memory_order_relaxed);
+	atomic_store_explicit(&kq->deferred_any, false, memory_order_seq_cst);
 	for (unsigned i = 0; i < KQ_DEFER_MAX; i++) {
 		int v = atomic_exchange(&kq->deferred[i], 0);
 		if (!v)
@@ -257,16 +271,35 @@ void kq_deferred_apply(struct kqueue *kq)
 			kq_wake_dead(kq);
 		}
 	}
+	if (changes)
+		return kq_hchanges_apply(kq);
+	if (kq_hchanges_pending(kq))
+		atomic_store_explicit(&kq->deferred_any, true, memory_order_release);
+	return false;
 }
 
 /* A cancelled waiter holds no lock; it must give back its kevent() use
  * (and its consumer role: what it took is lost with it, as a cancelled
  * FreeBSD kevent() loses nothing it had not yet copied out). */
+struct sleeper {
+	struct kqueue *kq;
+	bool           consume;
+	unsigned       bit;      /* kq_held_sleeping() */
+};
+
 static void sleep_cancelled(void *arg)
 {
-	struct kqueue *kq = arg;
+	struct sleeper *sl = arg;
+	struct kqueue *kq = sl->kq;
+	kq_held_unlocked(sl->bit, false);
 	kq_mutex_lock(&kq->lock);
-	if (kq->consumer) {
+	kq_held_awake(sl->bit);
+	if (sl->consume) {
+		kq->consumer_h = NULL;
+		kq->robbed = false;
+	}
+	/* only its own role: a waitset sleeper leaves the consumer be */
+	if (sl->consume) {
 		kq->consumer = false;
 		kq_cond_broadcast(&kq->cond);
 	}
@@ -318,16 +351,47 @@ int kq_sleep(struct kqueue *kq, int maxev, int64_t rem, bool consume)
 			return fd;
 		evs = &one;   /* kq->hbuf belongs to the consumer now */
 	}
-	kq_deferred(kq);
+	/* Marked before the changes are looked for: a handler that comes
+	 * after the look writes wakefd, one before it is seen (W7). */
+	unsigned bit = kq_held_sleeping(&kq->lock);
+	if (__builtin_expect(atomic_load_explicit(&kq->deferred_any, memory_order_seq_cst), 0) &&
+	    kq_deferred_apply(kq, true)) {
+		kq_held_awake(bit);
+		return KQ_SLEEP_AGAIN;
+	}
 	kq->consumer = consume;
+	if (consume) {
+		/* Zeroed, so that a handler on this thread can tell how many
+		 * reports the system call took (reentry.c): epoll reports no
+		 * entry with no events. */
+		memset(evs, 0, (size_t)maxev * sizeof *evs);
+		kq->consumer_h = kq_held_self();
+		kq->consumer_maxev = maxev;
+	}
 	kq_sync_wake(kq);
 	kq_mutex_unlock(&kq->lock);
-	pthread_cleanup_push(sleep_cancelled, kq);
+	kq_held_unlocked(bit, true);
+	struct sleeper sl = { kq, consume, bit };
+	pthread_cleanup_push(sleep_cancelled, &sl);
 	r = kq_epoll_wait(fd, evs, consume ? maxev : 1, rem);
 	pthread_cleanup_pop(0);
+	kq_held_unlocked(bit, false);
 	kq_prefetch_hint(kq);
 	kq_mutex_lock(&kq->lock);
-	kq_deferred(kq);
+	if (consume) {
+		kq->consumer_h = NULL;
+		if (__builtin_expect(kq->robbed, 0)) {
+			/* a handler processed what the call took */
+			kq->robbed = false;
+			kq->consumer = false;
+			kq_cond_broadcast(&kq->cond);
+			r = KQ_SLEEP_AGAIN;
+		}
+	}
+	/* a consumer's reports are not processed yet: closes only */
+	if (__builtin_expect(atomic_load_explicit(&kq->deferred_any, memory_order_acquire), 0))
+		kq_deferred_apply(kq, !consume || r == KQ_SLEEP_AGAIN);
+	kq_held_awake(bit);
 	if (!consume)
 		return r < 0 ? r : 0;
 	return r;

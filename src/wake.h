@@ -79,11 +79,21 @@
  *      lands while the lock is held.
  *   W7 Signal handlers.  The kqueues a thread is inside kevent() on are in
  *      its held-lock record (lock.h) from before the lock is tried to after
- *      it is let go.  A handler's close() on such a kqueue does what cannot
- *      wait (epoll entries, the number) and leaves the knotes in
- *      kq->deferred[] (kq_defer_close); whoever holds the lock next applies
- *      them (kq_deferred(): at acquire, around the sleep, at release)
- *      before the kqueue is used or let go.
+ *      it is let go.  A handler never waits for a lock its own thread may
+ *      hold.  Its close() on such a kqueue does what cannot wait (epoll
+ *      entries, the number) and leaves the knotes in kq->deferred[]
+ *      (kq_defer_close); its kevent() leaves its changes in
+ *      kq->hchanges[] (reentry.c), in order.  Whoever holds the lock next
+ *      applies them (kq_deferred(): at acquire, before a sleep, at
+ *      release, at the end of a close's removal) before the kqueue is let
+ *      go; a sleep that finds changes left returns to its caller's rounds
+ *      instead (KQ_SLEEP_AGAIN), and the consumer, which may hold
+ *      unprocessed reports, applies only closes after its sleep.  So a
+ *      change is never applied before earlier ones, nor left while a
+ *      thread sleeps: the handler writes wakefd when its frame is inside
+ *      kq_sleep() (kq_held asleep: counted in users, so wakefd is open),
+ *      and every other frame meets a kq_deferred() before it sleeps or
+ *      returns.
  *   W8 Nested kqueues.  An outer kqueue hears of this one through epfd's
  *      readiness, and an edge reaches it only when a report is linked onto
  *      epfd's ready list.  An enable whose entry is already on the list (a
@@ -112,20 +122,25 @@ static inline int kq_quiesce(struct kqueue *kq)
 		return kq_quiesce_wait(kq);
 	return kq->dead ? -EBADF : 0;
 }
-void kq_deferred_apply(struct kqueue *kq);
-/* Applies the closes signal handlers left for this kqueue (W7); called
- * with kq->lock held, before it is used or let go. */
+bool kq_deferred_apply(struct kqueue *kq, bool changes);
+/* Applies the closes and changes signal handlers left for this kqueue
+ * (W7); called with kq->lock held, before it is used or let go, never by
+ * a consumer holding reports it has not processed. */
 static inline void kq_deferred(struct kqueue *kq)
 {
 	if (__builtin_expect(atomic_load_explicit(&kq->deferred_any, memory_order_acquire), 0))
-		kq_deferred_apply(kq);
+		kq_deferred_apply(kq, true);
 }
+/* kq_sleep()'s return when it applied handlers' changes instead of
+ * sleeping (W7): the caller goes round again, as after reports that came
+ * to nothing. */
+#define KQ_SLEEP_AGAIN (-EAGAIN)
 void kq_sync_wake(struct kqueue *kq);
 void kq_wake_dead(struct kqueue *kq);
 void kq_defer_close(struct kqueue *kq, int fd, bool self);
 /* Sleeps without kq->lock (W2): the only cancellation point of kevent()
  * after its entry (W6).  Returns the reports consumed into kq->hbuf (0
- * when not consuming), or -errno. */
+ * when not consuming), KQ_SLEEP_AGAIN (W7), or -errno. */
 int  kq_sleep(struct kqueue *kq, int maxev, int64_t rem, bool consume);
 
 /* kq_acquire() once the object is known: locked, users++, or NULL with
@@ -136,13 +151,12 @@ struct kqueue *kq_acquire_obj(struct kqueue *kq, int fd, int *err, bool guessed)
 {
 	/* A signal handler that interrupted this thread inside a kevent() on
 	 * the same kqueue: waiting would wait for itself, and the interrupted
-	 * call may be half-way through a change.  FreeBSD's kevent() is one
-	 * system call, never interrupted so. */
+	 * call may be half-way through a change.  -EDEADLK sends the call to
+	 * kq_reentry(), which leaves its changes to that call (W7). */
 	if (__builtin_expect(!kq_held_enter(&kq->lock), 0)) {
 		if (guessed)
 			return kq_acquire_table(fd, err);
-		*err = -EDEADLK;
-		return kq_acquire_failed(kq, false);
+		return kq_acquire_reentry(kq, fd, err);
 	}
 	/* recorded before the lock is ours: see lock.h */
 	kq_mutex_lock(&kq->lock);
@@ -170,7 +184,7 @@ struct kqueue *kq_acquire_obj(struct kqueue *kq, int fd, int *err, bool guessed)
 }
 
 /* Locked, users++; NULL: *err is -EBADF, or -EDEADLK (a signal handler
- * re-entering a kevent() its thread is inside).  Inline: every kevent()
+ * re-entering a kevent() its thread is inside: kq_reentry()).  Inline: every kevent()
  * starts here; a number other than the last two this thread entered goes
  * through the table (wake.c). */
 static inline struct kqueue *kq_acquire(int fd, int *err)

@@ -1,41 +1,79 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A signal handler calls kevent() on a kqueue while its own thread was
- * interrupted inside a kevent() on that same kqueue.  The interrupted call
- * holds the kqueue and may be half-way through a change, so the handler's
- * call cannot wait for it: it fails at once with EDEADLK instead of hanging
- * (a documented limit; FreeBSD's kevent() is one system call).  A handler's
- * kevent() on another kqueue works, and so does the interrupted call.
+ * A signal handler calls kevent() on the kqueue its own thread was
+ * interrupted inside (a kevent() with changes, or a close() removing a
+ * knote from it), as a program's handler waking its loop does.  On
+ * FreeBSD kevent() is one system call, so the handler's call always works.
+ *
+ * The main loop, for 0.8 s under a timer sending SIGALRM to the thread
+ * every 100 us: adds and deletes a pipe's READ knote in one kevent() call
+ * that also collects records, then adds a knote on a fresh pipe and
+ * closes it.  Each handler call enables and triggers one of 60,000
+ * EVFILT_USER knotes made beforehand (EV_ONESHOT, disabled; made there
+ * because a handler's kevent() that creates a knote may call malloc(),
+ * which a handler may not), in one call that must succeed; udata becomes
+ * the ident.  Every trigger
+ * must come out exactly once, with FreeBSD's fields, by the end (the
+ * handler's change may be applied by the call it interrupted, before that
+ * call lets the kqueue go).  A handler's kevent() on another kqueue works
+ * throughout.
  */
 #include "t_storm.h"
 
+#define FIRST 1000
+#define MAXID (FIRST + 60000)
+
 static int kq, other, pfd[2];
-static volatile sig_atomic_t same_deadlk, same_ok, other_ok, other_bad;
+static volatile sig_atomic_t other_bad, failed, fail_errno;
+static atomic_uint next_id = FIRST;
+static atomic_uint made;
+static unsigned char seen[MAXID];
 
 static void on_alarm(int sig)
 {
 	(void)sig;
 	int e = errno;
+	unsigned id = atomic_fetch_add(&next_id, 1);
+	if (id < MAXID) {
+		struct kevent ch[2];
+		EV_SET(&ch[0], id, EVFILT_USER, EV_ENABLE, 0, 0, NULL);
+		EV_SET(&ch[1], id, EVFILT_USER, 0, NOTE_TRIGGER, 0, (void *)(uintptr_t)id);
+		if (kevent(kq, ch, 2, NULL, 0, NULL) == 0) {
+			atomic_fetch_add(&made, 1);
+		} else {
+			failed++;
+			fail_errno = errno;
+		}
+	}
 	struct kevent ev;
 	struct timespec zero = { 0, 0 };
-	int r = kevent(kq, NULL, 0, &ev, 1, &zero);
-	if (r < 0 && errno == EDEADLK)
-		same_deadlk++;
-	else if (r >= 0)
-		same_ok++;
-	r = kevent(other, NULL, 0, &ev, 1, &zero);
-	if (r == 1 && ev.ident == (uintptr_t)pfd[0])
-		other_ok++;
-	else
+	int r = kevent(other, NULL, 0, &ev, 1, &zero);
+	if (r != 1 || ev.ident != (uintptr_t)pfd[0])
 		other_bad++;
 	t_watch_handled();
 	errno = e;
 }
 
+static void take(const struct kevent *ev, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const struct kevent *e = &ev[i];
+		if (e->filter != EVFILT_USER || e->ident < FIRST || e->ident >= MAXID ||
+		    e->flags != EV_ONESHOT || e->fflags != 0 || e->data != 0 ||
+		    e->udata != (void *)e->ident)
+			T_FAIL("unexpected record {ident=%lu filter=%d flags=0x%x "
+			       "fflags=0x%x data=%lld udata=%p}",
+			       (unsigned long)e->ident, e->filter, e->flags, e->fflags,
+			       (long long)e->data, e->udata);
+		if (seen[e->ident]++)
+			T_FAIL("trigger %lu reported twice", (unsigned long)e->ident);
+	}
+}
+
 int main(void)
 {
 	t_watch_start("kevent-handler-reentry: kevent() in a handler "
-		      "interrupting kevent() on the same kqueue", 2000, 1000);
+		      "interrupting kevent() or close() on the same kqueue", 2000, 10000);
 	kq = t_kqueue();
 	other = t_kqueue();
 	T_ASSERT(pipe(pfd) == 0);
@@ -43,26 +81,52 @@ int main(void)
 	t_change(other, pfd[0], EVFILT_READ, EV_ADD, 0, 0, NULL);
 	int q[2];
 	T_ASSERT(pipe(q) == 0);
+	for (unsigned id = FIRST; id < MAXID; id++)
+		t_change(kq, id, EVFILT_USER, EV_ADD | EV_ONESHOT | EV_DISABLE, 0, 0, NULL);
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_alarm;
 	T_ASSERT(sigaction(SIGALRM, &sa, NULL) == 0);
 	struct t_storm st;
-	t_storm_start(&st, SIGALRM, 50000);
-	struct kevent ch[2], ev[2];
+	t_storm_start(&st, SIGALRM, 100000);
+	struct kevent ch[2], ev[8];
 	struct timespec zero = { 0, 0 };
 	t_watch_stage("kevent");
-	while (!t_storm_over(&st, 800) && same_deadlk < 50) {
+	while (!t_storm_over(&st, 800)) {
 		EV_SET(&ch[0], q[0], EVFILT_READ, EV_ADD, 0, 0, NULL);
 		EV_SET(&ch[1], q[0], EVFILT_READ, EV_DELETE, 0, 0, NULL);
-		T_ASSERT(kevent(kq, ch, 2, ev, 2, &zero) == 0);
+		int n = kevent(kq, ch, 2, ev, 8, &zero);
+		if (n < 0)
+			T_FAIL("kevent() with changes: %s", strerror(errno));
+		take(ev, n);
+		int p[2];
+		T_ASSERT(pipe(p) == 0);
+		t_change(kq, p[0], EVFILT_READ, EV_ADD, 0, 0, NULL);
+		T_ASSERT(close(p[0]) == 0);
+		T_ASSERT(close(p[1]) == 0);
 		t_watch_tick();
 	}
-	t_storm_stop(&st);
+	t_storm_stop_quiet(&st);
+	t_watch_stage("drain");
+	for (;;) {
+		int n = kevent(kq, NULL, 0, ev, 8, &zero);
+		if (n < 0)
+			T_FAIL("kevent(): %s", strerror(errno));
+		if (n == 0)
+			break;
+		take(ev, n);
+	}
 	t_watch_done();
+	if (failed)
+		T_FAIL("%d of the handler's kevent() calls failed (last: %s)",
+		       (int)failed, strerror(fail_errno));
 	if (other_bad)
 		T_FAIL("%d handler calls on the other kqueue went wrong", (int)other_bad);
-	if (same_deadlk == 0)
-		T_SKIP("no signal landed inside kevent() (%d outside)", (int)same_ok);
+	unsigned total = 0, last = atomic_load(&next_id);
+	for (unsigned id = FIRST; id < last && id < MAXID; id++)
+		total += seen[id];
+	if (total != atomic_load(&made))
+		T_FAIL("%u triggers made by the handler, %u reported", atomic_load(&made), total);
+	t_storm_enough(100);
 	return 0;
 }
