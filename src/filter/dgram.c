@@ -52,13 +52,13 @@ struct kq_rechecks {          /* all under kq->lock */
 	struct recheck v[];
 };
 
+/* -errno when not told (a kernel before 4.12 knows no SO_MEMINFO) */
 static int64_t queue_memory(int fd)
 {
 	uint32_t m[MEMINFO_VARS] = { 0 };
 	socklen_t len = sizeof m;
-	if (sys_getsockopt(fd, SOL_SOCKET, SO_MEMINFO, m, &len) != 0)
-		return -1;
-	return m[MEMINFO_RMEM_ALLOC];
+	int err = sys_getsockopt(fd, SOL_SOCKET, SO_MEMINFO, m, &len);
+	return err ? err : (int64_t)m[MEMINFO_RMEM_ALLOC];
 }
 
 /* A READ knote was just copied out. */
@@ -118,6 +118,12 @@ static void dgram_begin(struct kqueue *kq)
 			continue;
 		}
 		int64_t mem = queue_memory(fd);
+		if (mem == -ENOTSOCK) {
+			/* the number names another file now (a close libkq
+			 * did not see): FIONREAD counted that file's bytes */
+			drop_entry(r, i);
+			continue;
+		}
 		unsigned rx = kq_fdtab_rx(fd);
 		if (!e->told || mem != (int64_t)e->rmem || rx != e->rx) {
 			e->told = true;
