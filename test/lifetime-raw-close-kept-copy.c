@@ -8,8 +8,9 @@
  * the old udata, whatever the socket's kind, the filter or its flags,
  * however the number was closed (a raw close, a raw close_range, a raw
  * dup3 of the pipe onto it, a close by a child sharing the descriptor
- * table), and whether the socket became readable or its peer hung up; nor
- * may one come while the number names nothing.
+ * table), and whether the socket became readable (a listener: a
+ * connection came) or its peer hung up; nor may one come while the number
+ * names nothing.
  * The pipe itself is left as it was: its reads are not failed with an
  * error libkq met while looking at it, and a knote added for it later
  * reports it.
@@ -24,10 +25,33 @@
 #define SYS_close_range 436
 #endif
 
-enum { UNIX_STREAM, UNIX_DGRAM, UDP, TCP, NKINDS };
+enum { UNIX_STREAM, UNIX_DGRAM, UDP, TCP, TCP_LISTEN, UNIX_LISTEN, NKINDS };
 enum { RAW_CLOSE, RAW_CLOSE_RANGE, RAW_DUP3, CHILD_CLOSE, LEFT_CLOSED, NHOWS };
 
-static const char *const kind_name[] = { "unix-stream", "unix-dgram", "udp", "tcp" };
+static const char *const kind_name[] = {
+	"unix-stream", "unix-dgram", "udp", "tcp", "tcp listener", "unix listener"
+};
+
+/* The listener's address, for connect_to() */
+static struct sockaddr_storage addr;
+static socklen_t addrlen;
+
+static bool listener(int kind)
+{
+	return kind == TCP_LISTEN || kind == UNIX_LISTEN;
+}
+
+static int client(int kind)
+{
+	int c = socket(kind == TCP_LISTEN ? AF_INET : AF_UNIX, SOCK_STREAM, 0);
+	T_ASSERT(c >= 0);
+	return c;
+}
+
+static void connect_to(int c)
+{
+	T_EQ(connect(c, (struct sockaddr *)&addr, addrlen), 0);
+}
 static const char *const how_name[] = {
 	"close", "close_range", "dup3", "clone-files child", "close, number left free"
 };
@@ -39,6 +63,14 @@ static void sock_pair(int kind, int *s, int *peer)
 		T_EQ(socketpair(AF_UNIX, kind == UNIX_STREAM ? SOCK_STREAM : SOCK_DGRAM, 0, sp), 0);
 		*s = sp[0];
 		*peer = sp[1];
+	} else if (kind == TCP_LISTEN) {
+		*s = t_inet_socket(SOCK_STREAM, 4, (struct sockaddr_in *)&addr);
+		addrlen = sizeof(struct sockaddr_in);
+		*peer = -1;
+	} else if (kind == UNIX_LISTEN) {
+		static int n;
+		*s = t_unix_listener_abstract(4, n++, (struct sockaddr_un *)&addr, &addrlen);
+		*peer = -1;
 	} else if (kind == UDP) {
 		struct sockaddr_in sin;
 		*s = t_inet_socket(SOCK_DGRAM, 0, &sin);
@@ -104,22 +136,36 @@ static void one(int kind, short filter, unsigned short flags, int how, bool hang
 	int kq = t_kqueue(), s, peer;
 	sock_pair(kind, &s, &peer);
 	t_change(kq, s, filter, EV_ADD | flags, 0, 0, uold);
+	if (listener(kind)) {
+		/* a first connection makes libkq learn it is a listener */
+		int c = client(kind);
+		connect_to(c);
+		T_GET1(kq, s, EVFILT_READ, flags, 0, 1, uold);
+		int a = accept(s, NULL, NULL);
+		T_ASSERT(a >= 0);
+		T_EQ(close(a), 0);
+		T_EQ(close(c), 0);
+	}
 	int keep = dup(s);
 	T_ASSERT(keep >= 0);
+	/* made before the close: it would take the number */
+	if (listener(kind))
+		peer = client(kind);
 	if (how != RAW_DUP3)
 		close_unseen(how, s);
 	int x = s, other = -1;
 	if (how != LEFT_CLOSED)
 		x = pipe_at(how, s, &other);
 	bool read_end = how != RAW_DUP3;
-	if (hangup) {
+	if (listener(kind)) {
+		connect_to(peer);   /* a connection waits to be accepted */
+	} else if (hangup) {
 		T_EQ(close(peer), 0);
 		peer = -1;
 	} else {
 		t_write(peer, "hello", 5);
-	}
-	if (!hangup)
 		t_wait_inq(keep, 5);
+	}
 	for (int i = 0; i < 20; i++) {
 		struct kevent ev[8];
 		int n = t_get(kq, ev, 8);
@@ -174,6 +220,16 @@ int main(void)
 					/* a UDP peer's close tells nothing */
 					if (hangup && kind == UDP)
 						continue;
+					if (listener(kind)) {
+						/* a connection is what a listener's
+						 * READ knote reports (one-shot and
+						 * dispatch knotes would be spent
+						 * learning that it listens) */
+						if (!hangup && flagsets[f] != EV_ONESHOT &&
+						    flagsets[f] != EV_DISPATCH)
+							one(kind, EVFILT_READ, flagsets[f], how, false);
+						continue;
+					}
 					one(kind, EVFILT_READ, flagsets[f], how, hangup);
 					one(kind, EVFILT_WRITE, flagsets[f], how, hangup);
 				}

@@ -946,6 +946,18 @@ static void fd_harvest(struct kqueue *kq, const struct epoll_event *evs, int n)
 	prefetch_flush(kq, &b);
 }
 
+/* A socket's query failed with err: relearn() when the number names no
+ * socket now; a number closed behind our back (FreeBSD's knote died with
+ * the close) drops the knote (-1: the entry's report is the old file's). */
+static int not_socket(struct kqueue *kq, struct kq_fdslot *s, struct knote *kn, int fd, int err)
+{
+	if (err == -EBADF) {
+		kn->flags |= EV_DROP;
+		return -1;
+	}
+	return err == -ENOTSOCK ? relearn(kq, s, kn, fd) : 0;
+}
+
 static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, uint32_t r)
 {
 	int fd = (int)kn->ident;
@@ -1053,8 +1065,11 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 	case KQ_FD_LISTEN_INET:
 	case KQ_FD_LISTEN_UNIX:
 	case KQ_FD_LISTEN_OTHER:
-		if (kq_listen_backlog(fd, s->kind, &n, &kq->diagfd) != 0)
+		if ((k = kq_listen_backlog(fd, s->kind, &n, &kq->diagfd)) != 0) {
+			if ((k = not_socket(kq, s, kn, fd, k)) != 0)
+				return k > 0 ? read_event(kq, kn, s, r) : 0;
 			n = (r & EPOLLIN) ? 1 : 0;
+		}
 		kn->data = n;
 		return n > 0;
 	case KQ_FD_EVENTFD: {
@@ -1114,18 +1129,6 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 			kn->flags |= EV_EOF;
 		return 1;
 	}
-}
-
-/* A socket's query failed with err: relearn() when the number names no
- * socket now; a number closed behind our back (FreeBSD's knote died with
- * the close) drops the knote (-1: the entry's report is the old file's). */
-static int not_socket(struct kqueue *kq, struct kq_fdslot *s, struct knote *kn, int fd, int err)
-{
-	if (err == -EBADF) {
-		kn->flags |= EV_DROP;
-		return -1;
-	}
-	return err == -ENOTSOCK ? relearn(kq, s, kn, fd) : 0;
 }
 
 static int write_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, uint32_t r)
