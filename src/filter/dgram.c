@@ -9,7 +9,8 @@
  * would strand the datagrams behind the first.  So a knote delivered with a
  * datagram count is remembered here, and the next kevent() call on the
  * kqueue looks at its socket again before it waits (dgram_begin):
- *   queue empty         forgotten;
+ *   queue empty         forgotten (so is a number that names no socket
+ *                       now: a close libkq did not see);
  *   queue not empty     a record, once; after that again only when the
  *                       program has received from the socket since the
  *                       last look (it read what a record said and waits
