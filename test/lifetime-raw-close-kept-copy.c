@@ -31,6 +31,9 @@ enum { RAW_CLOSE, RAW_CLOSE_RANGE, RAW_DUP3, CHILD_CLOSE, LEFT_CLOSED, NHOWS };
 static const char *const kind_name[] = {
 	"unix-stream", "unix-dgram", "udp", "tcp", "tcp listener", "unix listener"
 };
+static const char *const how_name[] = {
+	"close", "close_range", "dup3", "clone-files child", "close, number left free"
+};
 
 /* The listener's address, for connect_to() */
 static struct sockaddr_storage addr;
@@ -52,9 +55,6 @@ static void connect_to(int c)
 {
 	T_EQ(connect(c, (struct sockaddr *)&addr, addrlen), 0);
 }
-static const char *const how_name[] = {
-	"close", "close_range", "dup3", "clone-files child", "close, number left free"
-};
 
 static void sock_pair(int kind, int *s, int *peer)
 {
