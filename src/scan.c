@@ -211,10 +211,11 @@ static int kq_deliver(struct kqueue *kq, struct kevent *ev, int nevents,
 		if (kn->status & KN_DISABLED)
 			fire = 0;
 		else if (kn->flags & EV_ONESHOT) {
-			/* reported as it fired, without re-validation */
+			/* reported as it fired, without re-validation, unless
+			 * its source is gone (FreeBSD looks at EV_DROP first) */
 			if (!(kn->status & KN_SNAPSHOT))
 				fop->event(kq, kn);
-			fire = 1;
+			fire = !(kn->flags & EV_DROP);
 		} else
 			fire = fop->event(kq, kn);
 		kn->status &= ~(KN_FRESH | KN_SNAPSHOT | KN_FORCED);

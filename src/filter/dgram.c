@@ -9,7 +9,8 @@
  * would strand the datagrams behind the first.  So a knote delivered with a
  * datagram count is remembered here, and the next kevent() call on the
  * kqueue looks at its socket again before it waits (dgram_begin):
- *   queue empty         forgotten;
+ *   queue empty         forgotten (so is a number that names no socket
+ *                       now: a close libkq did not see);
  *   queue not empty     a record, once; after that again only when the
  *                       program has received from the socket since the
  *                       last look (it read what a record said and waits
@@ -52,13 +53,13 @@ struct kq_rechecks {          /* all under kq->lock */
 	struct recheck v[];
 };
 
+/* -errno when not told (a kernel before 4.12 knows no SO_MEMINFO) */
 static int64_t queue_memory(int fd)
 {
 	uint32_t m[MEMINFO_VARS] = { 0 };
 	socklen_t len = sizeof m;
-	if (sys_getsockopt(fd, SOL_SOCKET, SO_MEMINFO, m, &len) != 0)
-		return -1;
-	return m[MEMINFO_RMEM_ALLOC];
+	int err = sys_getsockopt(fd, SOL_SOCKET, SO_MEMINFO, m, &len);
+	return err ? err : (int64_t)m[MEMINFO_RMEM_ALLOC];
 }
 
 /* A READ knote was just copied out. */
@@ -118,6 +119,12 @@ static void dgram_begin(struct kqueue *kq)
 			continue;
 		}
 		int64_t mem = queue_memory(fd);
+		if (mem == -ENOTSOCK) {
+			/* the number names another file now (a close libkq
+			 * did not see): FIONREAD counted that file's bytes */
+			drop_entry(r, i);
+			continue;
+		}
 		unsigned rx = kq_fdtab_rx(fd);
 		if (!e->told || mem != (int64_t)e->rmem || rx != e->rx) {
 			e->told = true;

@@ -339,6 +339,64 @@ static bool reclassify(struct kq_fdslot *s, int fd)
 	return true;
 }
 
+/* Whether kn lives in the WRITE set's entry (a split slot's WRITE knote). */
+static bool in_wrset(const struct kq_fdslot *s, const struct knote *kn)
+{
+	return kn->filter == EVFILT_WRITE && (s->state & SLOT_WEPOLL);
+}
+
+/*
+ * Whether the number no longer names the file of kn's entry: a close libkq
+ * did not see, with a copy (a dup(), a child's descriptor) keeping that
+ * file open, so its entry reports on under a number that now names another
+ * file or none.  Asked only when an evaluation met what the knote's kind
+ * never shows.  An ADD asks without side effects: epoll looks entries up
+ * by the file now at the number, so EEXIST says the entry is that file's;
+ * a success made an entry for the new file, removed at once (its tag has
+ * a generation the slot is far from, should another thread harvest it
+ * first: a stale report, dropped).  EPERM and ELOOP name files epoll
+ * cannot watch here, which the entry's file was not.
+ */
+static bool entry_gone(struct kqueue *kq, const struct kq_fdslot *s, const struct knote *kn,
+		       int fd)
+{
+	int epfd = in_wrset(s, kn) ? kq->wrfd : (s->state & SLOT_EPOLL) ? kq->epfd : -1;
+	if (epfd < 0)
+		return false;
+	uint64_t tag = tag_of(s, fd) ^ (UINT64_C(0x40000000) << 32);
+	int err = sys_epoll_ctl(epfd, EPOLL_CTL_ADD, fd, EPOLLET, tag);
+	if (err == 0)
+		sys_epoll_ctl(epfd, EPOLL_CTL_DEL, fd, 0, 0);
+	return err == 0 || err == -EBADF || err == -EPERM || err == -ELOOP;
+}
+
+/* kn's entry belongs to a file gone from the number, and so do the knotes
+ * sharing it: they died with its close on FreeBSD, so none reports again;
+ * the core drops each at its next evaluation (fd_event), and a report of
+ * the entry after the last is stale (the generation moves on).  The other
+ * entry of a split slot may be newer (an add after the close) and is left
+ * to its own evaluations. */
+static bool slot_gone(struct kqueue *kq, struct kq_fdslot *s, struct knote *kn, int fd)
+{
+	if (!entry_gone(kq, s, kn, fd))
+		return false;
+	bool wr = in_wrset(s, kn);
+	for (struct knote *o = s->head; o; o = o->link)
+		if (IS_RW(o) && in_wrset(s, o) == wr)
+			o->flags |= EV_DROP;
+	return true;
+}
+
+/* reclassify() for an evaluation: 1 when the kind changed and the knote
+ * is to be evaluated again as the new kind, -1 when the change was the
+ * number's file's (slot_gone: nothing to report), 0 when nothing changed. */
+static int relearn(struct kqueue *kq, struct kq_fdslot *s, struct knote *kn, int fd)
+{
+	if (!reclassify(s, fd))
+		return 0;
+	return slot_gone(kq, s, kn, fd) ? -1 : 1;
+}
+
 /*
  * Parking.  A server that deletes a descriptor's READ knote while it
  * serves a request and adds it again at the next EAGAIN would pay an
@@ -625,14 +683,17 @@ static void demote(struct kqueue *kq, struct knote *kn)
 		kn->flags |= EV_DROP;   /* see stale_err(); the core drops it */
 }
 
-/* Bytes readable past a TCP urgent mark (see read_event), or 0.  Asked
- * only of a socket without an error or hang-up, but one may come in the
- * meantime, and a receive, even a peek, takes the pending error: it is
- * kept for the program (see top). */
+/* Bytes readable past a TCP urgent mark (see read_event), or 0; -ENOTSOCK
+ * when the number names no socket now (a close libkq did not see: nothing
+ * to keep for the program there).  Asked only of a socket without an error
+ * or hang-up, but one may come in the meantime, and a receive, even a
+ * peek, takes the pending error: it is kept for the program (see top). */
 static int64_t past_urgent_mark(int fd)
 {
 	long r = KQ_SYSCALL(SYS_recvfrom, fd, NULL, (size_t)1 << 30,
 			    MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT, NULL, NULL);
+	if (r == -ENOTSOCK)
+		return r;
 	if (r < 0 && r != -EAGAIN && r != -EINTR)
 		kq_fdtab_stash_error(fd, (int)-r);
 	return r > 0 ? r : 0;
@@ -885,10 +946,23 @@ static void fd_harvest(struct kqueue *kq, const struct epoll_event *evs, int n)
 	prefetch_flush(kq, &b);
 }
 
+/* A socket's query failed with err: relearn() when the number names no
+ * socket now; a number closed behind our back (FreeBSD's knote died with
+ * the close) drops the knote (-1: the entry's report is the old file's). */
+static int not_socket(struct kqueue *kq, struct kq_fdslot *s, struct knote *kn, int fd, int err)
+{
+	if (err == -EBADF) {
+		kn->flags |= EV_DROP;
+		return -1;
+	}
+	return err == -ENOTSOCK ? relearn(kq, s, kn, fd) : 0;
+}
+
 static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, uint32_t r)
 {
 	int fd = (int)kn->ident;
 	int64_t n = 0;
+	int k;
 
 	switch (s->kind) {
 	case KQ_FD_PIPE:
@@ -925,16 +999,19 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 		 * hang-up without RDHUP is a pipe's or a tty's, or a
 		 * socket's that never connected */
 		if ((inq_of(kn, fd, &n) != 0 || ((r & EPOLLHUP) && !(r & EPOLLRDHUP))) &&
-		    reclassify(s, fd))
-			return read_event(kq, kn, s, r);
+		    (k = relearn(kq, s, kn, fd)) != 0)
+			return k > 0 ? read_event(kq, kn, s, r) : 0;
 		/* Linux's FIONREAD counts TCP data only up to the urgent mark,
 		 * and so says 0 at the mark once the urgent byte was taken out
 		 * of band, while the bytes after it are readable (EPOLLIN).
 		 * FreeBSD's buffer no longer holds that byte: READ fires for
 		 * them.  A peek that copies nothing counts them. */
 		if (n == 0 && (r & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) == EPOLLIN &&
-		    s->kind == KQ_FD_TCP)
-			n = past_urgent_mark(fd);
+		    s->kind == KQ_FD_TCP && (n = past_urgent_mark(fd)) < 0) {
+			if ((k = relearn(kq, s, kn, fd)) != 0)
+				return k > 0 ? read_event(kq, kn, s, r) : 0;
+			n = 0;
+		}
 		kn->data = n;
 		if (r & EPOLLRDHUP) {
 			kn->flags |= EV_EOF;
@@ -950,11 +1027,16 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 			return (r & EPOLLIN) && n > 0;
 		return n >= rcv_lowat(kn, fd);
 	case KQ_FD_DGRAM:
-		if ((r & EPOLLHUP) && !(r & EPOLLRDHUP) && reclassify(s, fd))
-			return read_event(kq, kn, s, r);
+		if ((r & EPOLLHUP) && !(r & EPOLLRDHUP) && (k = relearn(kq, s, kn, fd)) != 0)
+			return k > 0 ? read_event(kq, kn, s, r) : 0;
 		if (!(r & (EPOLLIN | EPOLLERR | EPOLLRDHUP)))
 			return 0;
 		kq_fd_inq(fd, &n);
+		/* Readable with no datagram's size: an empty datagram, or a
+		 * number that names another file now (slot_gone), whose
+		 * FIONREAD answers too (a pipe's 0) */
+		if (n == 0 && (r & EPOLLIN) && slot_gone(kq, s, kn, fd))
+			return 0;
 		kn->data = n;
 		if (r & EPOLLRDHUP) {
 			kn->flags |= EV_EOF;
@@ -983,8 +1065,11 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 	case KQ_FD_LISTEN_INET:
 	case KQ_FD_LISTEN_UNIX:
 	case KQ_FD_LISTEN_OTHER:
-		if (kq_listen_backlog(fd, s->kind, &n, &kq->diagfd) != 0)
+		if ((k = kq_listen_backlog(fd, s->kind, &n, &kq->diagfd)) != 0) {
+			if ((k = not_socket(kq, s, kn, fd, k)) != 0)
+				return k > 0 ? read_event(kq, kn, s, r) : 0;
 			n = (r & EPOLLIN) ? 1 : 0;
+		}
 		kn->data = n;
 		return n > 0;
 	case KQ_FD_EVENTFD: {
@@ -995,8 +1080,8 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 			/* the number names something else now: closed and
 			 * reused where libkq could not see, the eventfd kept
 			 * alive (and its entry reporting) by a copy */
-			if (reclassify(s, fd))
-				return read_event(kq, kn, s, r);
+			if ((k = relearn(kq, s, kn, fd)) != 0)
+				return k > 0 ? read_event(kq, kn, s, r) : 0;
 			c = 1;
 		}
 		kn->data = (int64_t)c;
@@ -1050,7 +1135,7 @@ static int write_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s,
 {
 	int fd = (int)kn->ident;
 	int64_t n = 0;
-	(void)kq;
+	int k;
 
 	switch (s->kind) {
 	case KQ_FD_PIPE:
@@ -1069,8 +1154,8 @@ static int write_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s,
 	case KQ_FD_TCP: {
 		bool died = s->kind == KQ_FD_TCP &&
 			    (r & (EPOLLHUP | EPOLLERR)) == (EPOLLHUP | EPOLLERR);
-		if (space_of(kn, fd, died, &n) == -ENOTSOCK && reclassify(s, fd))
-			return write_event(kq, kn, s, r);
+		if ((k = space_of(kn, fd, died, &n)) != 0 && (k = not_socket(kq, s, kn, fd, k)) != 0)
+			return k > 0 ? write_event(kq, kn, s, r) : 0;
 		kn->data = n;
 		/* A socket that never connected reports OUT|HUP without RDHUP;
 		 * both directions shut (peer gone, reset) show HUP and RDHUP.
@@ -1097,8 +1182,8 @@ static int write_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s,
 		return !(kn->sfflags & NOTE_LOWAT) || n >= kn->sdata;
 	}
 	case KQ_FD_DGRAM:
-		if (kq_sock_space(fd, &n) == -ENOTSOCK && reclassify(s, fd))
-			return write_event(kq, kn, s, r);
+		if ((k = kq_sock_space(fd, &n)) != 0 && (k = not_socket(kq, s, kn, fd, k)) != 0)
+			return k > 0 ? write_event(kq, kn, s, r) : 0;
 		kn->data = n;
 		if (r & EPOLLERR)
 			return 1;
@@ -1129,8 +1214,8 @@ static int write_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s,
 		uint64_t c = 0;
 		if (!(r & EPOLLOUT))
 			return 0;
-		if (kq_eventfd_count(kq, fd, &c) != 0 && reclassify(s, fd))
-			return write_event(kq, kn, s, r);   /* as in read_event */
+		if (kq_eventfd_count(kq, fd, &c) != 0 && (k = relearn(kq, s, kn, fd)) != 0)
+			return k > 0 ? write_event(kq, kn, s, r) : 0;   /* as in read_event */
 		kn->data = (int64_t)(UINT64_C(0xfffffffffffffffe) - c);
 		return 1;
 	}
@@ -1148,7 +1233,7 @@ static int fd_event(struct kqueue *kq, struct knote *kn)
 {
 	int fd = (int)kn->ident;
 	struct kq_fdslot *s = slot_of(kq, kn);
-	if (!s)
+	if (!s || (kn->flags & EV_DROP))   /* slot_gone() */
 		return 0;
 	int kind = ensure_kind(s, fd);
 	if (kind < 0) {
@@ -1191,6 +1276,12 @@ static int fd_event(struct kqueue *kq, struct knote *kn)
 							 : write_event(kq, kn, s, (uint32_t)p);
 		}
 	}
+	/* An end of file reported for a number that names another file now
+	 * is the old file's (slot_gone), and the counts that came with it
+	 * the new file's, which FIONREAD answers for whatever it is.  It
+	 * comes once a connection or a pipe, so it is asked about. */
+	if (__builtin_expect(fire && (kn->flags & EV_EOF), 0) && slot_gone(kq, s, kn, fd))
+		return 0;
 	if (!fire && (kn->status & (KN_LEVELSRC | KN_FRESH)) == (KN_LEVELSRC | KN_FRESH))
 		demote(kq, kn);
 	return fire;

@@ -220,6 +220,8 @@ static int unix_backlog(int fd, int64_t *out, int *diag)
 	int err = sys_fstat(fd, &st);
 	if (err)
 		return err;
+	if (!S_ISSOCK(st.st_mode))
+		return -ENOTSOCK;   /* the number names another file now */
 	if (*diag < 0) {
 		int e = errno;
 		*diag = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);

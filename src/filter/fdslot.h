@@ -62,7 +62,7 @@ int kq_fd_direct_read(struct kqueue *kq, uint64_t tag, uint32_t revents,
 	if (__builtin_expect((uint32_t)(tag >> 32) != (s->gen & 0x7fffffff) ||
 			     (s->state & SLOT_WEPOLL) || !kn || kn->link ||
 			     kn->filter != EVFILT_READ ||
-			     (kn->flags & (EV_ONESHOT | EV_CLEAR | EV_DISPATCH | EV_WAKEONE)) ||
+			     (kn->flags & (EV_ONESHOT | EV_CLEAR | EV_DISPATCH | EV_WAKEONE | EV_DROP)) ||
 			     (kn->status & (KN_LEVELSRC | KN_DISABLED)) != KN_LEVELSRC ||
 			     (revents & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != EPOLLIN ||
 			     kq->exact_eof, 0))
