@@ -139,6 +139,32 @@ void kq_fdtab_set_kq(int fd, struct kqueue *kq)
 		atomic_store_explicit(e, kq, memory_order_release);
 }
 
+/* The kqueue table also says which numbers libkq holds for itself
+ * (hide.c): an odd value, which kq_fdtab_kq() reads as no kqueue, and
+ * kq_fdtab_busy() as busy, so close() leaves its fast path for them. */
+#define HIDDEN ((struct kqueue *)(uintptr_t)1)
+
+void kq_fdtab_hide(int fd)
+{
+	_Atomic(struct kqueue *) *e = kqent(fd, true);
+	if (e)
+		atomic_store_explicit(e, HIDDEN, memory_order_release);
+}
+
+void kq_fdtab_unhide(int fd)
+{
+	_Atomic(struct kqueue *) *e = kqent(fd, false);
+	struct kqueue *h = HIDDEN;
+	if (e)
+		atomic_compare_exchange_strong(e, &h, NULL);
+}
+
+bool kq_fdtab_hidden(int fd)
+{
+	_Atomic(struct kqueue *) *e = kqent(fd, false);
+	return e && atomic_load_explicit(e, memory_order_acquire) == HIDDEN;
+}
+
 /* Called under kq->lock, whose (kq, fd) slot goes from unused to used
  * (+1) or back (-1): so a kqueue's bit is set and cleared in turn. */
 static void interest_add(struct kqueue *kq, struct fdent *e, int delta)
@@ -428,7 +454,8 @@ bool kq_fdtab_busy(int fd)
 		  atomic_load_explicit(&e->sockerr, memory_order_relaxed) != 0 ||
 		  atomic_load_explicit(&e->birth, memory_order_relaxed) != 0))
 		return true;
-	return kq_fdtab_kq(fd) != NULL;
+	_Atomic(struct kqueue *) *k = kqent(fd, false);
+	return k && atomic_load_explicit(k, memory_order_acquire) != NULL;
 }
 
 /* The first number in [from, to] that kq_fdtab_busy() would report, or -1;

@@ -222,7 +222,7 @@ struct kqueue {
 
 	struct kq_efdinfo *efdinfo;  /* kept eventfd fdinfo files (filter/efdinfo.c), or NULL */
 	unsigned           quiescers;  /* threads waiting in kq_quiesce() */
-	int                wakefd;   /* eventfd written when knotes are queued (kqueue.c) */
+	int                wakefd;   /* the process's wake eventfd, in epfd (wake.c) */
 	int                wrfd;     /* second epoll set for split WRITE entries, or -1 */
 	int                diagfd;   /* sock_diag netlink socket (filter/fdkind.c), or -1 */
 	struct kq_cond     cond;
@@ -393,7 +393,7 @@ bool kq_mount_listed(const char *table, int id);
 int  kq_create(int flags);
 void kq_teardown(struct kqueue *kq);
 bool kq_unlist_dead(struct kqueue *kq);
-void kq_fd_closing(int fd);                   /* libc/close.c: knotes die with fd */
+int  kq_fd_closing(int fd);                   /* libc/close.c: knotes die with fd */
 void kq_fd_reborn(int fd);                    /* a fresh number: what it held is stale */
 /* the libc replacement layer's objects (libc/close.c explains) */
 extern const char kq_close_anchor, kq_vfork_anchor, kq_sockio_anchor,
@@ -493,6 +493,13 @@ int  kq_vnode_sync(struct kqueue *kq, int fd);
 
 /* register.c */
 int  kq_register(struct kqueue *kq, struct kevent *kev);
+/* hide.c: libkq's own descriptors, out of the program's way */
+int  kq_fd_dup_high(int fd);
+int  kq_fd_hide(int fd);
+/* wake.c: the eventfd every kqueue's wake entry names */
+int  kq_wake_shared(void);
+void kq_wake_shared_put(void);
+void kq_wake_shared_forget(void);   /* fork child */
 /* reentry.c: kevent() from a signal handler on a kqueue its own thread is
  * inside, and the changes it leaves for the lock's holder */
 int  kq_reentry(int kqfd, const struct kevent *changes, int nchanges,
@@ -562,8 +569,10 @@ static inline struct kqueue *kq_fdtab_kq(int fd)
 		atomic_load_explicit(&kq_fdtab_kqpages[p], memory_order_acquire);
 	if (!pg)
 		return NULL;
-	return atomic_load_explicit(&pg[(unsigned)fd & ((1u << KQ_FDTAB_PAGE_BITS) - 1)],
-				    memory_order_acquire);
+	struct kqueue *kq = atomic_load_explicit(&pg[(unsigned)fd & ((1u << KQ_FDTAB_PAGE_BITS) - 1)],
+						 memory_order_acquire);
+	/* bit 0: a number libkq holds for itself (kq_fdtab_hide) */
+	return ((uintptr_t)kq & 1) ? NULL : kq;
 }
 
 /* Only a prefetch ever follows the hint: it may name a knote freed since
@@ -576,6 +585,11 @@ static inline void kq_prefetch_hint(struct kqueue *kq)
 }
 
 void kq_fdtab_set_kq(int fd, struct kqueue *kq);
+/* Numbers libkq holds for itself (hide.c): close() and its kin treat them
+ * as free numbers. */
+void kq_fdtab_hide(int fd);
+void kq_fdtab_unhide(int fd);
+bool kq_fdtab_hidden(int fd);
 void kq_fdtab_interest(struct kqueue *kq, int fd, int delta);
 int  kq_fdtab_interest_of(int fd);
 int  kq_fdtab_holders(int fd, unsigned long long *ids);

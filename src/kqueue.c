@@ -139,19 +139,19 @@ int kq_create(int flags)
 	 * that close would have (see kq_fd_closing); otherwise the old
 	 * kqueue's descriptors and memory would stay behind for good. */
 	kq_fd_reborn(ufd);
-	epfd = sys_fcntl(ufd, F_DUPFD_CLOEXEC, 0);
+	epfd = kq_fd_dup_high(ufd);
 	if (epfd < 0) {
 		err = epfd;
 		goto fail;
 	}
-	wakefd = sys_eventfd();
+	kq_fdtab_hide(epfd);
+	wakefd = kq_wake_shared();
 	if (wakefd < 0) {
 		err = wakefd;
 		goto fail;
 	}
-	/* edge-triggered: each write is one report, and nothing is drained
-	 * (kq_sync_wake_deferred) */
-	err = sys_epoll_ctl(epfd, EPOLL_CTL_ADD, wakefd, EPOLLIN | EPOLLET, KQ_TAG_WAKE);
+	/* muted until the first wake (wake.c, kq_wake_poke) */
+	err = sys_epoll_ctl(epfd, EPOLL_CTL_ADD, wakefd, EPOLLET, KQ_TAG_WAKE);
 	if (err < 0)
 		goto fail;
 
@@ -225,7 +225,9 @@ int kq_create(int flags)
 	return ufd;
 fail:
 	if (wakefd >= 0)
-		sys_close(wakefd);
+		kq_wake_shared_put();
+	if (epfd >= 0)
+		kq_fdtab_unhide(epfd);
 	if (epfd >= 0)
 		sys_close(epfd);
 	sys_close(ufd);
@@ -290,10 +292,13 @@ void kq_teardown(struct kqueue *kq)
 	kq->nfds = kq->hsize = kq->hcount = 0;
 	kq_uring_free(kq->ring);
 	kq->ring = NULL;
-	if (kq->waitfd >= 0)
+	if (kq->waitfd >= 0) {
+		kq_fdtab_unhide(kq->waitfd);
 		sys_close(kq->waitfd);
-	sys_close(kq->wakefd);
+	}
+	kq_fdtab_unhide(kq->epfd);
 	sys_close(kq->epfd);
+	kq_wake_shared_put();
 	kq->wakefd = kq->epfd = kq->waitfd = -1;
 	kq_mutex_unlock(&kq->lock);
 	free_list_put(kq);
@@ -365,6 +370,10 @@ static void closing(int fd, bool reborn)
 {
 	if (!kq_fdtab_busy(fd))
 		return;
+	/* a number of libkq's own, closed behind its back and given out
+	 * again: it is the program's now */
+	if (reborn)
+		kq_fdtab_unhide(fd);
 	/* a vfork() child closing the number closes its own copy only */
 	if (kq_foreign_process())
 		return;
@@ -419,9 +428,14 @@ static void closing(int fd, bool reborn)
 	kq_signals_restore(&old);
 }
 
-void kq_fd_closing(int fd)
+/* -EBADF for a number libkq holds for itself, which the program's close
+ * must leave open, as it would find it free on FreeBSD. */
+int kq_fd_closing(int fd)
 {
+	if (__builtin_expect(kq_fdtab_busy(fd), 0) && kq_fdtab_hidden(fd))
+		return -EBADF;
 	closing(fd, false);
+	return 0;
 }
 
 /*
@@ -496,12 +510,12 @@ void kq_fork_child_kqueues(void)
 		 * see: the child keeps that (names_kqueue, before epfd goes) */
 		if (kq->ufd >= 0 && names_kqueue(kq, kq->ufd))
 			sys_close(kq->ufd);
-		sys_close(kq->wakefd);
-		sys_close(kq->epfd);
+		sys_close(kq->epfd);   /* the wake eventfd is the process's */
 		kq->dead = true;
 		kq->ufd = -1;
 	}
 	kq_live = NULL;
+	kq_wake_shared_forget();
 	for (unsigned i = 0; i < KQ_IDS; i++)
 		atomic_store(&kq_byid[i], NULL);
 	atomic_store(&kq_ids_used, 0);

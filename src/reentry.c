@@ -221,11 +221,11 @@ int kq_reentry(int kqfd, const struct kevent *changes, int nchanges,
 	if (queued) {
 		atomic_store_explicit(&kq->deferred_any, true, memory_order_seq_cst);
 		/* A frame asleep on the kqueue is counted in its users, so
-		 * wakefd is open; any other frame meets kq_deferred() before it
+		 * epfd is open; any other frame meets kq_deferred() before it
 		 * sleeps or returns (wake.h, W7). */
 		int top = kq_held_top(&kq->lock);
 		if (top >= 0 && (kq_held_self()->asleep & (1u << top)))
-			sys_eventfd_add(kq->wakefd, 1);
+			kq_wake_poke(kq);
 	}
 	if (stop)   /* as apply_changes() (api.c) */
 		return stop < 0 ? fail(stop) : 0;

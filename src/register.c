@@ -48,9 +48,9 @@ static int kq_arm(struct kqueue *kq, struct knote *kn, const struct filterops *f
 		 * enable whose entry is already on that list, a level entry
 		 * still ready for a knote that was disabled, links nothing:
 		 * FreeBSD would queue the knote and wake the outer one.  A
-		 * write of wakefd always reaches the outer one.
+		 * wake entry made anew always reaches the outer one.
 		 */
-		sys_eventfd_add(kq->wakefd, 1);
+		kq_wake_kick(kq);
 	}
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include "sys.h"
 
 #include <pthread.h>
+#include <sched.h>
 
 __thread struct kq_held kq_held __attribute__((tls_model("initial-exec")));
 
@@ -104,7 +105,7 @@ int kq_quiesce_wait(struct kqueue *kq)
 	 * before this thread had its turn (kq_scan) */
 	kq->quiescers++;
 	while (kq->consumer && !kq->dead) {
-		sys_eventfd_add(kq->wakefd, 1);
+		kq_wake_poke(kq);
 		kq_cond_wait(&kq->cond, &kq->lock);
 	}
 	kq->quiescers--;
@@ -148,14 +149,100 @@ bool kq_sync_wake_deferred(struct kqueue *kq)
 	kq->wake_on = want;
 	if (want)
 		return true;
-	sys_eventfd_drain(kq->wakefd);
+	/* muted: a report still on the ready list is dropped, as epoll
+	 * asks an entry again before it reports it */
+	sys_epoll_ctl(kq->epfd, EPOLL_CTL_MOD, kq->wakefd, EPOLLET, KQ_TAG_WAKE);
 	return false;
 }
 
 void kq_sync_wake(struct kqueue *kq)
 {
 	if (kq_sync_wake_deferred(kq))
-		sys_eventfd_add(kq->wakefd, 1);
+		kq_wake_poke(kq);
+}
+
+/*
+ * The process's wake eventfd: written once and never read, so always
+ * readable.  A kqueue's wake entry names it, edge-triggered, and each
+ * EPOLL_CTL_MOD that enables the entry puts one report on the kqueue's
+ * ready list (kq_wake_poke), as a write of an eventfd of its own would:
+ * one descriptor for all kqueues, where each used to cost one.  Counted
+ * by the live kqueues, and closed with the last, so that a program that
+ * closed its kqueues holds no descriptor of libkq's.  wake_users is -1
+ * while the descriptor is being made or closed (a few system calls).
+ */
+static atomic_int wake_fd = -1;
+static atomic_int wake_users;
+
+int kq_wake_shared(void)
+{
+	for (;;) {
+		int n = atomic_load(&wake_users);
+		if (n > 0) {
+			if (atomic_compare_exchange_weak(&wake_users, &n, n + 1))
+				return atomic_load(&wake_fd);
+			continue;
+		}
+		if (n < 0 || !atomic_compare_exchange_weak(&wake_users, &n, -1)) {
+			sched_yield();
+			continue;
+		}
+		int e = sys_eventfd();
+		if (e >= 0) {
+			sys_eventfd_add(e, 1);
+			e = kq_fd_hide(e);
+			kq_fdtab_hide(e);
+			atomic_store(&wake_fd, e);
+		}
+		atomic_store(&wake_users, e >= 0 ? 1 : 0);
+		return e;
+	}
+}
+
+void kq_wake_shared_put(void)
+{
+	for (;;) {
+		int n = atomic_load(&wake_users);
+		if (n > 1) {
+			if (atomic_compare_exchange_weak(&wake_users, &n, n - 1))
+				return;
+			continue;
+		}
+		if (n != 1 || !atomic_compare_exchange_weak(&wake_users, &n, -1)) {
+			sched_yield();
+			continue;
+		}
+		int fd = atomic_exchange(&wake_fd, -1);
+		kq_fdtab_unhide(fd);
+		sys_close(fd);
+		atomic_store(&wake_users, 0);
+		return;
+	}
+}
+
+/* A fork child has no kqueue, and FreeBSD's has no descriptor of its
+ * parent's kqueues: the copy goes, and the child's first kqueue makes
+ * its own. */
+void kq_wake_shared_forget(void)
+{
+	int fd = atomic_exchange(&wake_fd, -1);
+	if (fd >= 0)
+		sys_close(fd);
+	atomic_store(&wake_users, 0);
+}
+
+/*
+ * A report that reaches whoever polls the kqueue's epoll set even when the
+ * wake entry is already on its ready list, where an EPOLL_CTL_MOD links
+ * nothing and wakes nobody (rule W8): the entry is made anew, and an
+ * insertion of a ready entry always links it and wakes the set's pollers.
+ * Under kq->lock, so that kq_wake_dead() cannot fall between the two.
+ */
+void kq_wake_kick(struct kqueue *kq)
+{
+	sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, kq->wakefd, 0, 0);
+	sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, kq->wakefd,
+		      EPOLLIN | (kq->dead ? 0 : EPOLLET), KQ_TAG_WAKE);
 }
 
 /*
@@ -173,7 +260,6 @@ void kq_wake_dead(struct kqueue *kq)
 {
 	kq->wake_on = true;
 	sys_epoll_ctl(kq->epfd, EPOLL_CTL_MOD, kq->wakefd, EPOLLIN, KQ_TAG_WAKE);
-	sys_eventfd_add(kq->wakefd, 1);
 }
 
 /* A harvest took wakefd's report: a knote still queued at the end of the
@@ -199,9 +285,9 @@ void kq_release_slow(struct kqueue *kq)
 	if (kq->graveyard)
 		kq_graveyard_empty(kq);
 	if (!kq->dead && kq_sync_wake_deferred(kq)) {
-		/* Still counted in users, so wakefd stays open while we write. */
+		/* Still counted in users, so epfd stays open while we poke. */
 		kq_mutex_unlock(&kq->lock);
-		sys_eventfd_add(kq->wakefd, 1);
+		kq_wake_poke(kq);
 		kq_mutex_lock(&kq->lock);
 	}
 	kq->users--;
@@ -230,7 +316,7 @@ void kq_defer_close(struct kqueue *kq, int fd, bool self)
 		kq_fdtab_set_kq(fd, NULL);
 		/* a thread of ours asleep in it wakes and finds it dead (the
 		 * others, once kq_deferred_apply() marks it: kq_wake_dead) */
-		sys_eventfd_add(kq->wakefd, 1);
+		kq_wake_poke(kq);
 	} else {
 		sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, fd, 0, 0);
 		int wrfd = __atomic_load_n(&kq->wrfd, __ATOMIC_RELAXED);
@@ -315,11 +401,13 @@ static int waitset(struct kqueue *kq)
 	int fd = sys_epoll_create();
 	if (fd < 0)
 		return fd;
+	fd = kq_fd_hide(fd);
 	int err = sys_epoll_ctl(fd, EPOLL_CTL_ADD, kq->epfd, EPOLLIN, 0);
 	if (err) {
 		sys_close(fd);
 		return err;
 	}
+	kq_fdtab_hide(fd);
 	kq->waitfd = fd;
 	return fd;
 }

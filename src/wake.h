@@ -15,9 +15,12 @@
  *
  * THE OBJECTS
  *   kq->epfd     the epoll set (a private copy of the program's number).
- *   kq->wakefd   an eventfd in epfd: its entry is edge-triggered while the
- *                kqueue lives (each write is one report, taken by the
- *                harvest that finds it), level-triggered once it is dead.
+ *   kq->wakefd   the process's wake eventfd (always readable) in epfd: its
+ *                entry is edge-triggered while the kqueue lives, and a
+ *                "write" below is an EPOLL_CTL_MOD that enables it
+ *                (kq_wake_poke): one report, taken by the harvest that
+ *                finds it; "read back" is a MOD that disables it.  Level-
+ *                triggered once the kqueue is dead.
  *   kq->wake_on  a write of wakefd has been made (or is being made by the
  *                thread that set it) whose report no harvest has taken yet.
  *   kq->consumer one thread sleeps in epoll_wait() on epfd itself and takes
@@ -136,6 +139,14 @@ static inline void kq_deferred(struct kqueue *kq)
  * to nothing. */
 #define KQ_SLEEP_AGAIN (-EAGAIN)
 void kq_sync_wake(struct kqueue *kq);
+/* One report of the wake entry, as an eventfd write would make: the
+ * entry (edge-triggered) is enabled again, and the process's wake
+ * eventfd is always readable.  Async-signal-safe. */
+static inline void kq_wake_poke(struct kqueue *kq)
+{
+	sys_epoll_ctl(kq->epfd, EPOLL_CTL_MOD, kq->wakefd, EPOLLIN | EPOLLET, KQ_TAG_WAKE);
+}
+void kq_wake_kick(struct kqueue *kq);
 void kq_wake_dead(struct kqueue *kq);
 void kq_defer_close(struct kqueue *kq, int fd, bool self);
 /* Sleeps without kq->lock (W2): the only cancellation point of kevent()

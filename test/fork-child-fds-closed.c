@@ -16,7 +16,7 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
-#define MAXFD 1024
+#define MAXFD 8192
 
 static char before[MAXFD];
 

@@ -18,7 +18,7 @@
 
 extern char **environ;
 
-#define MAXFD 1024
+#define MAXFD 8192
 
 /* Marks in set[] the open descriptor numbers listed in dir. */
 static void list_fds(const char *dir, char *set)

@@ -50,7 +50,10 @@ int _IO_fclose(FILE *);
 int KQ_INTERPOSE(close)(int fd)
 {
 	pthread_testcancel();
-	kq_fd_closing(fd);
+	if (__builtin_expect(kq_fd_closing(fd) < 0, 0)) {
+		errno = EBADF;   /* libkq's own: a free number to the program */
+		return -1;
+	}
 	return __close(fd);
 }
 
@@ -68,8 +71,28 @@ int KQ_INTERPOSE(fclose)(FILE *f)
 	return _IO_fclose(f);
 }
 
+/*
+ * Numbers libkq holds for itself (hide.c) are free numbers to the program:
+ * one as the source is EBADF.  One as the target cannot be given up while
+ * kqueues may be using it: EBUSY, which Linux's dup2() and dup3() return
+ * for a number another thread is opening.
+ */
+static int dup_hidden(int oldfd, int newfd)
+{
+	if (kq_fdtab_busy(oldfd) && kq_fdtab_hidden(oldfd))
+		return -EBADF;
+	if (kq_fdtab_busy(newfd) && kq_fdtab_hidden(newfd))
+		return sys_fcntl(oldfd, F_GETFD, 0) < 0 ? -EBADF : -EBUSY;
+	return 0;
+}
+
 int KQ_INTERPOSE(dup3)(int oldfd, int newfd, int flags)
 {
+	int h = dup_hidden(oldfd, newfd);
+	if (__builtin_expect(h < 0, 0)) {
+		errno = -h;
+		return -1;
+	}
 	if (oldfd != newfd && kq_fdtab_busy(newfd) && sys_fcntl(oldfd, F_GETFD, 0) >= 0)
 		kq_fd_closing(newfd);
 	int r = (int)(syscall(SYS_dup3, oldfd, newfd, flags));
@@ -82,7 +105,8 @@ int KQ_INTERPOSE(dup2)(int oldfd, int newfd)
 {
 	if (oldfd == newfd) {
 		/* dup2(fd, fd) only checks that fd is valid */
-		int r = sys_fcntl(oldfd, F_GETFD, 0);
+		int r = kq_fdtab_busy(oldfd) && kq_fdtab_hidden(oldfd) ? -EBADF :
+			sys_fcntl(oldfd, F_GETFD, 0);
 		if (r < 0) {
 			errno = -r;
 			return -1;
@@ -115,11 +139,48 @@ static void closing_range(unsigned first, unsigned last)
 	}
 }
 
+/* The next number in [from, to] libkq holds for itself, or -1. */
+static long next_hidden(unsigned from, unsigned to)
+{
+	int top = to > INT_MAX ? INT_MAX : (int)to;
+	for (long fd = from; fd <= top; fd++) {
+		fd = kq_fdtab_next_busy((int)fd, top);
+		if (fd < 0)
+			return -1;
+		if (kq_fdtab_hidden((int)fd))
+			return fd;
+	}
+	return -1;
+}
+
+/* close_range() on the pieces of [first, last] between libkq's own
+ * numbers, which stay open (close of such a number is EBADF, and a range
+ * skips what is not open). */
+static long range_call(unsigned first, unsigned last, int flags)
+{
+	if (first <= INT_MAX && kq_fdtab_next_busy((int)first, last > INT_MAX ? INT_MAX : (int)last) >= 0) {
+		long h;
+		while (first <= last && (h = next_hidden(first, last)) >= 0) {
+			if ((unsigned long)h > first) {
+				long r = syscall(SYS_close_range, first, (unsigned)h - 1, flags);
+				if (r != 0)
+					return r;
+			}
+			if ((unsigned long)h >= last)
+				return 0;
+			first = (unsigned)h + 1;
+		}
+		if (first > last)
+			return 0;
+	}
+	return syscall(SYS_close_range, first, last, flags);
+}
+
 int KQ_INTERPOSE(close_range)(unsigned int first, unsigned int last, int flags)
 {
 	if (!(flags & CLOSE_RANGE_CLOEXEC) && first <= last)
 		closing_range(first, last);
-	return (int)(syscall(SYS_close_range, first, last, flags));
+	return (int)range_call(first, last, flags);
 }
 
 void KQ_INTERPOSE(closefrom)(int lowfd)
@@ -127,10 +188,11 @@ void KQ_INTERPOSE(closefrom)(int lowfd)
 	unsigned first = lowfd < 0 ? 0 : (unsigned)lowfd;
 	closing_range(first, UINT_MAX);
 	int e = errno;
-	if (syscall(SYS_close_range, first, UINT_MAX, 0) != 0) {
+	if (range_call(first, UINT_MAX, 0) != 0) {
 		/* kernels before 5.9 */
 		for (unsigned fd = first, top = fd_ceiling(); fd <= top; fd++)
-			syscall(SYS_close, fd);
+			if (!kq_fdtab_busy((int)fd) || !kq_fdtab_hidden((int)fd))
+				syscall(SYS_close, fd);
 	}
 	errno = e;
 }
