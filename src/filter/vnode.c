@@ -290,16 +290,16 @@ static int fan_open(struct kq_vnodes *v)
  * instance is marked (owner set to this process, which without O_ASYNC
  * sends no signal) and checked before it is used or closed.  A fork child
  * shares the parent's instances and must not use them: it closes its
- * copies (kq_vnode_fork_child).
+ * copies (kq_vnode_fork_child; one whose parent has exited by then is
+ * left, close-on-exec).
  */
 #define POOL 4
 #define WD_PARK_MAX (1 << 30)
 static _Atomic int pool[POOL] = { -1, -1, -1, -1 };
 
-/* Whether fd is still an instance this process parked. */
-static bool pool_ours(int fd)
+/* Whether fd is still an instance that process pid parked. */
+static bool pool_ours(int fd, long pid)
 {
-	long pid = KQ_SYSCALL(SYS_getpid);
 	long fl = KQ_SYSCALL(SYS_fcntl, fd, F_GETFL);
 	if (fl < 0 || (fl & (O_NONBLOCK | O_ASYNC)) != O_NONBLOCK ||
 	    KQ_SYSCALL(SYS_fcntl, fd, F_GETFD) != FD_CLOEXEC ||
@@ -319,7 +319,7 @@ static int pool_take(void)
 		if (atomic_load_explicit(&pool[i], memory_order_relaxed) < 0)
 			continue;
 		int fd = atomic_exchange(&pool[i], -1);
-		if (fd < 0 || !pool_ours(fd))
+		if (fd < 0 || !pool_ours(fd, KQ_SYSCALL(SYS_getpid)))
 			continue;   /* not ours any more: not ours to close */
 		char buf[4096];
 		while (sys_read(fd, buf, sizeof buf) > 0)
@@ -345,9 +345,10 @@ static bool pool_put(int fd)
 /* In a fork child: the parked instances are the parent's too. */
 void kq_vnode_fork_child(void)
 {
+	long parent = KQ_SYSCALL(SYS_getppid);
 	for (unsigned i = 0; i < POOL; i++) {
 		int fd = atomic_exchange(&pool[i], -1);
-		if (fd >= 0 && pool_ours(fd))
+		if (fd >= 0 && pool_ours(fd, parent))
 			sys_close(fd);
 	}
 }
