@@ -4,8 +4,10 @@
  * EVFILT_READ on regular files and directories (which epoll refuses, so a
  * file that grows must be noticed here).
  *
- * One inotify instance per kqueue, created when the first watch needs it
- * and registered in its epoll set; never one per knote.  A watch is placed through
+ * One inotify instance per kqueue, made (or taken from the idle ones a
+ * closed kqueue left: see "Idle inotify instances" below) when the first
+ * watch needs it and registered in its epoll set; never one per knote.
+ * A watch is placed through
  * /proc/thread-self/fd/N (kq_procfs_self(): /proc/self/fd/N is empty once
  * the main thread has called pthread_exit()), so it lands on the inode the
  * descriptor refers to, also once the name was unlinked or renamed.
@@ -275,8 +277,11 @@ static int fan_open(struct kq_vnodes *v)
  * freed, as the instance's own are once it held a watch; FreeBSD closes a
  * kqueue in microseconds.  So a kqueue's end removes its watches (that
  * waits for nothing) and parks the instance here, for the next kqueue that
- * needs one, instead of closing it.  At most POOL are kept; beyond them an
- * instance is closed, and that close waits.
+ * needs one, instead of closing it.  At most POOL are kept; beyond them,
+ * and for a kqueue watching more than PARK_WATCHES_MAX files, the
+ * instance is closed, and that close may wait.  (The wait is short, a few
+ * microseconds, when no grace period was asked for lately: SRCU then
+ * expedites.  Kqueues closed one after another each ask for one.)
  *
  * A parked instance may still hold events of its old kqueue, and gets the
  * IN_IGNORED of each removed watch: they are read and dropped when it is
@@ -295,6 +300,9 @@ static int fan_open(struct kq_vnodes *v)
  */
 #define POOL 4
 #define WD_PARK_MAX (1 << 30)
+/* Removing a watch costs 0.2 to 6 us: beyond this many the removals
+ * would cost more than the close's wait they save */
+#define PARK_WATCHES_MAX 1024
 static _Atomic int pool[POOL] = { -1, -1, -1, -1 };
 
 /* Whether fd is still an instance that process pid parked. */
@@ -1255,7 +1263,7 @@ static void inotify_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
  * entries are freed. */
 static void inotify_release(struct kqueue *kq, struct kq_vnodes *v)
 {
-	bool park = !v->fan && v->top_wd < WD_PARK_MAX;
+	bool park = !v->fan && v->top_wd < WD_PARK_MAX && v->count <= PARK_WATCHES_MAX;
 	if (park)
 		sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, v->inofd, 0, 0);
 	for (unsigned b = 0; park && b < v->nb; b++)
