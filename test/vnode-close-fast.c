@@ -7,11 +7,22 @@
  * the program wait for that.
  *
  * 50 rounds of kqueue(), one VNODE knote, close(): the median close must
- * stay under 0.1 ms and at most 3 closes may take over 2 ms (room for a
- * preemption on a loaded machine; a close that waits for the grace period
- * takes over 2 ms in most rounds).  Each round's knote must still work.
+ * stay under 0.1 ms, and at most 2 closes may take over 2 ms while the
+ * thread slept in them (a voluntary context switch; a close that waits for
+ * the grace period sleeps over 2 ms in most rounds).  A close that took
+ * long only because the thread was preempted, as on a loaded machine,
+ * does not count.  Each round's knote must still work.
  */
 #include "t_vnode.h"
+
+#include <sys/resource.h>
+
+static long sleeps(void)
+{
+	struct rusage ru;
+	T_ASSERT(getrusage(RUSAGE_THREAD, &ru) == 0);
+	return ru.ru_nvcsw;
+}
 
 #define ROUNDS 50
 
@@ -42,19 +53,20 @@ int main(void)
 		T_NO_EVENTS(kq);
 		t_write(fd, "x", 1);
 		WANT1(kq, fd, EV_CLEAR, NOTE_WRITE | NOTE_EXTEND, ud);
+		long s0 = sleeps();
 		double t0 = now_us();
 		T_ASSERT(close(kq) == 0);
 		took[i] = now_us() - t0;
-		if (took[i] > 2000)
+		if (took[i] > 2000 && sleeps() != s0)
 			slow++;
 	}
 	qsort(took, ROUNDS, sizeof took[0], cmp);
 	double median = took[ROUNDS / 2];
-	fprintf(stderr, "close(): median %.1f us, max %.1f us, %d over 2 ms\n",
+	fprintf(stderr, "close(): median %.1f us, max %.1f us, %d slept over 2 ms\n",
 		median, took[ROUNDS - 1], slow);
 	if (median > 100)
 		T_FAIL("median close() %.1f us, over 100 us", median);
-	if (slow > 3)
-		T_FAIL("%d of %d closes over 2 ms", slow, ROUNDS);
+	if (slow > 2)
+		T_FAIL("%d of %d closes slept over 2 ms", slow, ROUNDS);
 	return 0;
 }
