@@ -273,15 +273,14 @@ static int fan_open(struct kq_vnodes *v)
 /*
  * Idle inotify instances.  The kernel's release of an inotify instance
  * waits for the global fsnotify mark reaper to finish (an SRCU grace
- * period: 0.1 to 25 ms) whenever marks of any group are waiting to be
- * freed, as the instance's own are once it held a watch; FreeBSD closes a
- * kqueue in microseconds.  So a kqueue's end removes its watches (that
- * waits for nothing) and parks the instance here, for the next kqueue that
+ * period: typically 8 to 16 ms, at times far more) whenever marks of any
+ * group are waiting to be freed, as the instance's own are once it held a
+ * watch; FreeBSD closes a kqueue in microseconds.  So a kqueue's end
+ * removes its watches (that waits for nothing: the marks are freed later
+ * by the reaper) and parks the instance here, for the next kqueue that
  * needs one, instead of closing it.  At most POOL are kept; beyond them,
  * and for a kqueue watching more than PARK_WATCHES_MAX files, the
- * instance is closed, and that close may wait.  (The wait is short, a few
- * microseconds, when no grace period was asked for lately: SRCU then
- * expedites.  Kqueues closed one after another each ask for one.)
+ * instance is closed, and that close waits.
  *
  * A parked instance may still hold events of its old kqueue, and gets the
  * IN_IGNORED of each removed watch: they are read and dropped when it is
@@ -300,9 +299,9 @@ static int fan_open(struct kq_vnodes *v)
  */
 #define POOL 4
 #define WD_PARK_MAX (1 << 30)
-/* Removing a watch costs 0.2 to 6 us: beyond this many the removals
- * would cost more than the close's wait they save */
-#define PARK_WATCHES_MAX 1024
+/* Removing a watch costs 1.5 to 4 us: beyond this many the removals
+ * would cost about what the close's wait they save does */
+#define PARK_WATCHES_MAX 4096
 static _Atomic int pool[POOL] = { -1, -1, -1, -1 };
 
 /* Whether fd is still an instance that process pid parked. */
