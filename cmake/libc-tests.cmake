@@ -23,7 +23,8 @@ set(KQ_LIBC_TESTS
   lifetime-close-many-kqueues lifetime-close-other-kqueue-busy
   lifetime-close-first-knotes
   lifetime-vfork-child-socket
-  vnode-close vnode-dir-delete-self-moved vnode-example-tail-f
+  vnode-close vnode-close-fast vnode-idle-no-stale vnode-idle-number-reused
+  vnode-idle-fork vnode-dir-delete-self-moved vnode-example-tail-f
   procfs-absent procfs-main-exited signal-storm-kevent-close
   signal-storm-kevent-in-close
   link-fully-static example-poll-to-kevent fuzz-replay

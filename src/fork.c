@@ -75,6 +75,7 @@ static void child(void)
 	kq_held.last_kq[0] = kq_held.last_kq[1] = NULL;
 	kq_signal_fork_child();
 	kq_fork_child_kqueues();
+	kq_vnode_fork_child();
 	kq_signals_restore(&old);
 }
 

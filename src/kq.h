@@ -490,6 +490,7 @@ int  kq_signal_sigaction(int sig, const struct sigaction *act, struct sigaction 
 void kq_signal_consumed(int sig);
 void kq_signal_spawn_leave(uint64_t swapped, const sigset_t *old);
 int  kq_vnode_sync(struct kqueue *kq, int fd);
+void kq_vnode_fork_child(void);   /* its idle inotify instances */
 
 /* register.c */
 int  kq_register(struct kqueue *kq, struct kevent *kev);

@@ -4,8 +4,10 @@
  * EVFILT_READ on regular files and directories (which epoll refuses, so a
  * file that grows must be noticed here).
  *
- * One inotify instance per kqueue, created when the first watch needs it
- * and registered in its epoll set; never one per knote.  A watch is placed through
+ * One inotify instance per kqueue, made (or taken from the idle ones a
+ * closed kqueue left: see "Idle inotify instances" below) when the first
+ * watch needs it and registered in its epoll set; never one per knote.
+ * A watch is placed through
  * /proc/thread-self/fd/N (kq_procfs_self(): /proc/self/fd/N is empty once
  * the main thread has called pthread_exit()), so it lands on the inode the
  * descriptor refers to, also once the name was unlinked or renamed.
@@ -160,6 +162,7 @@ struct kq_vnodes {
 				  * -1 until a watch needs one (EVFILT_FS
 				  * alone needs only the mount table) */
 	bool            fan;
+	int             top_wd;  /* inotify: the highest wd it gave us */
 	struct fanobj **objs;    /* fan: FAN_BUCKETS chains */
 	int             next_wd; /* fan: the last wd made up */
 	struct vwatch **byfd, **bywd;
@@ -267,6 +270,96 @@ static int fan_open(struct kq_vnodes *v)
 	return -ENOTSUP;
 }
 
+/*
+ * Idle inotify instances.  The kernel's release of an inotify instance
+ * waits for the global fsnotify mark reaper to finish (an SRCU grace
+ * period: typically 8 to 16 ms, at times far more) whenever marks of any
+ * group are waiting to be freed, as the instance's own are once it held a
+ * watch; FreeBSD closes a kqueue in microseconds.  So a kqueue's end
+ * removes its watches (that waits for nothing: the marks are freed later
+ * by the reaper) and parks the instance here, for the next kqueue that
+ * needs one, instead of closing it.  At most POOL are kept; beyond them,
+ * and for a kqueue watching more than PARK_WATCHES_MAX files, the
+ * instance is closed, and that close waits.
+ *
+ * A parked instance may still hold events of its old kqueue, and gets the
+ * IN_IGNORED of each removed watch: they are read and dropped when it is
+ * taken, and one that comes later (a change racing the removal) names an
+ * old wd.  inotify hands out wds cyclically, so an instance's new watches
+ * get numbers above every old one until the count wraps at INT_MAX; an
+ * instance that has given out more than a billion is not parked.
+ *
+ * The number stays open while parked, so the program may close it
+ * (closefrom()) and have it reused by a file of its own: a parked
+ * instance is marked (owner set to this process, which without O_ASYNC
+ * sends no signal) and checked before it is used or closed.  A fork child
+ * shares the parent's instances and must not use them: it closes its
+ * copies (kq_vnode_fork_child; one whose parent has exited by then is
+ * left, close-on-exec).
+ */
+#define POOL 4
+#define WD_PARK_MAX (1 << 30)
+/* Removing a watch costs 1.5 to 4 us: beyond this many the removals
+ * would cost about what the close's wait they save does */
+#define PARK_WATCHES_MAX 4096
+static _Atomic int pool[POOL] = { -1, -1, -1, -1 };
+
+/* Whether fd is still an instance that process pid parked. */
+static bool pool_ours(int fd, long pid)
+{
+	long fl = KQ_SYSCALL(SYS_fcntl, fd, F_GETFL);
+	if (fl < 0 || (fl & (O_NONBLOCK | O_ASYNC)) != O_NONBLOCK ||
+	    KQ_SYSCALL(SYS_fcntl, fd, F_GETFD) != FD_CLOEXEC ||
+	    KQ_SYSCALL(SYS_fcntl, fd, F_GETOWN) != pid)
+		return false;
+	char path[48], link[32];
+	snprintf(path, sizeof path, "%s/fd/%d", kq_procfs_self(), fd);
+	static const char want[] = "anon_inode:inotify";
+	long n = KQ_SYSCALL(SYS_readlinkat, AT_FDCWD, path, link, sizeof link);
+	return n == (long)sizeof want - 1 && memcmp(link, want, sizeof want - 1) == 0;
+}
+
+/* A parked instance, emptied of its old events, or -1. */
+static int pool_take(void)
+{
+	for (unsigned i = 0; i < POOL; i++) {
+		if (atomic_load_explicit(&pool[i], memory_order_relaxed) < 0)
+			continue;
+		int fd = atomic_exchange(&pool[i], -1);
+		if (fd < 0 || !pool_ours(fd, KQ_SYSCALL(SYS_getpid)))
+			continue;   /* not ours any more: not ours to close */
+		char buf[4096];
+		while (sys_read(fd, buf, sizeof buf) > 0)
+			;
+		return fd;
+	}
+	return -1;
+}
+
+/* Parks an instance without watches; false if the pool is full. */
+static bool pool_put(int fd)
+{
+	if (KQ_SYSCALL(SYS_fcntl, fd, F_SETOWN, KQ_SYSCALL(SYS_getpid)) != 0)
+		return false;
+	for (unsigned i = 0; i < POOL; i++) {
+		int none = -1;
+		if (atomic_compare_exchange_strong(&pool[i], &none, fd))
+			return true;
+	}
+	return false;
+}
+
+/* In a fork child: the parked instances are the parent's too. */
+void kq_vnode_fork_child(void)
+{
+	long parent = KQ_SYSCALL(SYS_getppid);
+	for (unsigned i = 0; i < POOL; i++) {
+		int fd = atomic_exchange(&pool[i], -1);
+		if (fd >= 0 && pool_ours(fd, parent))
+			sys_close(fd);
+	}
+}
+
 static int vnodes_get(struct kqueue *kq, struct kq_vnodes **out)
 {
 	struct kq_vnodes *v = kq->vnodes;
@@ -289,7 +382,9 @@ static int vnodes_notify(struct kqueue *kq, struct kq_vnodes *v)
 	int fd, err = 0;
 	if (proc_fds()) {
 		int e = errno;
-		fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+		fd = pool_take();
+		if (fd < 0)
+			fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 		err = fd < 0 ? -errno : 0;
 		errno = e;
 	} else {
@@ -588,6 +683,8 @@ static int place(struct kq_vnodes *v, struct vwatch *w)
 	int e = errno;
 	int wd = inotify_add_watch(v->inofd, path, m ? m : IN_MODIFY);
 	int err = wd < 0 ? -errno : 0;
+	if (!err && wd > v->top_wd)
+		v->top_wd = wd;
 	if (!err && wd != w->wd) {
 		if (w->wd >= 0)
 			wd_unlink(v, w);
@@ -665,6 +762,8 @@ static void parent_attach(struct kq_vnodes *v, struct vwatch *w)
 	errno = e;
 	if (wd < 0)
 		return;
+	if (wd > v->top_wd)
+		v->top_wd = wd;
 	struct vwatch *p = v->bywd[bucket(wd, v->nb)];
 	while (p && !(p->wd == wd && p->isparent))
 		p = p->wdnext;
@@ -1158,12 +1257,37 @@ static void inotify_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 	}
 }
 
+/* The kqueue is going: its inotify instance, emptied of watches, goes to
+ * the pool if it can (see the pool above).  Called before the watch
+ * entries are freed. */
+static void inotify_release(struct kqueue *kq, struct kq_vnodes *v)
+{
+	bool park = !v->fan && v->top_wd < WD_PARK_MAX && v->count <= PARK_WATCHES_MAX;
+	if (park)
+		sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, v->inofd, 0, 0);
+	for (unsigned b = 0; park && b < v->nb; b++)
+		for (struct vwatch *w = v->bywd[b]; park && w; w = w->wdnext) {
+			if (wd_first(v, w->wd) != w)
+				continue;
+			/* EINVAL: inotify dropped it already (IN_IGNORED
+			 * not read yet) */
+			long r = KQ_SYSCALL(SYS_inotify_rm_watch, v->inofd, w->wd);
+			if (r != 0 && r != -EINVAL)
+				park = false;
+		}
+	if (!park || !pool_put(v->inofd))
+		sys_close(v->inofd);
+	v->inofd = -1;
+}
+
 void kq_vnode_fini(struct kqueue *kq);
 void kq_vnode_fini(struct kqueue *kq)
 {
 	struct kq_vnodes *v = kq->vnodes;
 	if (!v)
 		return;
+	if (v->inofd >= 0)
+		inotify_release(kq, v);
 	/* parent entries first: their chains still reach the others */
 	for (unsigned b = 0; b < v->nb; b++)
 		for (struct vwatch *w = v->bywd[b], *next; w; w = next) {
