@@ -24,6 +24,10 @@
  * PR 180385).  A child already gone when its fork is read has its exit taken
  * from the connector's exit event.
  *
+ * Where pidfd_open() is refused (a sandbox, an old kernel; see
+ * proc_setup_nopidfd), a child's exit is watched through SIGCHLD and
+ * waitid(WNOWAIT), and any other process's through the connector.
+ *
  * A knote whose process exits without NOTE_EXIT requested and with nothing
  * else pending is dropped silently, as FreeBSD does (EV_DROP).
  */

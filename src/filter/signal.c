@@ -70,6 +70,10 @@
  * kq_foreign_process): what the child changes or receives is its own, and
  * the kept dispositions and counts stay the parent's.
  *
+ * Where signalfd() is refused (a sandbox, or ENOSYS), the handler still
+ * counts deliveries; blocked signals are looked for by scan_pending() when
+ * a call begins or is about to sleep (see process_fds, kq_signal_woke).
+ *
  * Each knote remembers the counter value it last reported (seen).
  *
  * Never watched for real (accepted, never fire, as FreeBSD accepts any
