@@ -9,7 +9,8 @@
  *  - EV_ADD|EV_CLEAR of EVFILT_VNODE NOTE_WRITE on a file: the record
  *    {fd, EVFILT_VNODE, EV_ERROR, 0, ENOTSUP, udata} (a create clears
  *    fflags, as FreeBSD does), and no knote is left;
- *  - a second try gives the same;
+ *  - a second try gives the same, and so does EVFILT_READ on the same
+ *    file, which needs the same instance (FreeBSD's is always ready);
  *  - the kqueue's other filters work: a pipe READ knote added before
  *    reports {p[0], EVFILT_READ, 0, 0, 1, NULL}, and an EVFILT_USER knote
  *    added after reports its trigger.
@@ -38,6 +39,11 @@ static int child(int err)
 		T_EQ(kevent(kq, &ch, 1, ev, 2, &(struct timespec){ 0, 0 }), 1);
 		T_KEVENT(&ev[0], fd, EVFILT_VNODE, EV_ERROR, 0, ENOTSUP, &ud);
 	}
+	/* READ on a regular file needs the same instance */
+	struct kevent ch, ev[2];
+	EV_SET(&ch, fd, EVFILT_READ, EV_ADD, 0, 0, &ud);
+	T_EQ(kevent(kq, &ch, 1, ev, 2, &(struct timespec){ 0, 0 }), 1);
+	T_KEVENT(&ev[0], fd, EVFILT_READ, EV_ERROR, 0, ENOTSUP, &ud);
 	T_ERRNO(kevent(kq, &(struct kevent){ .ident = (uintptr_t)fd, .filter = EVFILT_VNODE,
 					      .flags = EV_DELETE }, 1, NULL, 0, NULL), ENOENT);
 	T_NO_EVENTS(kq);
