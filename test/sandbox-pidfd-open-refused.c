@@ -11,7 +11,10 @@
  *    reaped (waitpid(WNOHANG) gets 0x300);
  *  - a child killed by SIGKILL gives data 9;
  *  - a child already a zombie at EV_ADD gives its record at once (0x700);
- *  - a pid that no longer exists fails EV_ADD with ESRCH.
+ *  - a pid that no longer exists fails EV_ADD with ESRCH;
+ *  - with SIGCHLD set to SIG_IGN (children reaped by the kernel, no signal
+ *    sent), the exit is reported by the next kevent() call, with data 0:
+ *    no status is left to read (FreeBSD would give 0x400 here).
  * Skipped where seccomp filters cannot be installed.
  */
 #include "t_seccomp.h"
@@ -81,6 +84,28 @@ static void child_zombie_before(int kq)
 	t_change_fails(kq, pid, EVFILT_PROC, EV_ADD, NULL, ESRCH);
 }
 
+/* Ignored SIGCHLD: the kernel reaps the child at once and sends nothing;
+ * the next kevent() call finds it gone, with no status left to give. */
+static void child_autoreaped(int kq)
+{
+	signal(SIGCHLD, SIG_IGN);
+	int gate[2];
+	pid_t pid = t_spawn_gated(gate, 4);
+	t_change(kq, pid, EVFILT_PROC, EV_ADD, NOTE_EXIT, 0, NULL);
+	T_NO_EVENTS(kq);
+	t_write(gate[1], "x", 1);
+	for (int i = 0; kill(pid, 0) == 0; i++) {
+		if (i == 3000)
+			T_FAIL("child %d not reaped by the kernel within 3 s", (int)pid);
+		t_sleep_ms(1);
+	}
+	t_kid_reaped();
+	T_WAIT1(kq, 3000, pid, EVFILT_PROC, EV_CLEAR | EV_EOF | EV_ONESHOT, NOTE_EXIT, 0, NULL);
+	T_NO_EVENTS(kq);
+	close(gate[0]);
+	close(gate[1]);
+}
+
 static int child(int err)
 {
 	if (t_seccomp_refuse(SYS_pidfd_open, err) != 0)
@@ -93,6 +118,7 @@ static int child(int err)
 	child_exits_while_asleep(kq);
 	child_killed(kq);
 	child_zombie_before(kq);
+	child_autoreaped(kq);
 	close(kq);
 	return 0;
 }
