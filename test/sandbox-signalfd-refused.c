@@ -11,10 +11,17 @@
  *    it).  (Without a signalfd nothing wakes a kevent() already asleep
  *    for a blocked signal, and a zero-timeout call may not see it yet:
  *    docs/differences.md.)
+ *  - with pidfd_open() refused as well, a child that exits with 3 while
+ *    kevent() sleeps wakes it with its NOTE_EXIT record, data 0x300.
  * Skipped where seccomp filters cannot be installed.
  */
 #include "t_seccomp.h"
+#include "t_proc.h"
 #include "t_signal.h"
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
 
 #include <sys/signalfd.h>
 
@@ -61,6 +68,20 @@ static int child(int err)
 	T_WAIT1(kq, 3000, SIGUSR2, EVFILT_SIGNAL, EV_CLEAR, 0, 1, &kq);
 	T_EQ(sigtimedwait(&s, NULL, &z), SIGUSR2);
 	T_NO_EVENTS(kq);
+
+	/* pidfd_open() refused too: a child's exit, announced by SIGCHLD
+	 * alone, still wakes a sleeping call */
+	if (t_seccomp_refuse(SYS_pidfd_open, err) != 0)
+		return 77;
+	int gate[2];
+	pid_t pid = t_spawn_gated(gate, 3);
+	t_change(kq, pid, EVFILT_PROC, EV_ADD, NOTE_EXIT, 0, &ud);
+	T_NO_EVENTS(kq);
+	t_write_later(gate[1], 50);
+	struct kevent ev[2];
+	T_EQ(t_wait(kq, ev, 2, 3000), 1);
+	T_EXIT_RECORD(&ev[0], pid, 0x300, &ud);
+	T_EQ(t_kid_reap(pid, WNOHANG), 0x300);
 	close(kq);
 	return 0;
 }
