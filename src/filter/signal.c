@@ -334,7 +334,7 @@ static int process_fds(void)
 	/* A sandbox older than signalfd() (or a kernel without it): the
 	 * handler still counts every delivery; only a signal that becomes
 	 * pending while blocked goes unseen until a kevent() call looks
-	 * (signal_sleep, signal_event), as docs/differences.md says.  Only
+	 * (signal_begin, signal_sleep), as docs/differences.md says.  Only
 	 * the first call can be refused: later ones change the set of an
 	 * existing descriptor. */
 	if (err && sig_sfd < 0 && sfd_refusal(err)) {
