@@ -489,6 +489,15 @@ uint64_t kq_signal_spawn_enter(sigset_t *old);   /* around posix_spawn() */
 int  kq_signal_sigaction(int sig, const struct sigaction *act, struct sigaction *oact);
 void kq_signal_consumed(int sig);
 void kq_signal_spawn_leave(uint64_t swapped, const sigset_t *old);
+/* EVFILT_PROC without pidfds: SIGCHLD wakes kq (signal.c), which then
+ * looks for exited children (proc.c) */
+int  kq_signal_hold_chld(struct kqueue *kq);
+void kq_signal_release_chld(struct kqueue *kq);
+void kq_proc_sigchld(struct kqueue *kq);
+/* Runs of libkq's signal handler, and whether one since `runs` should
+ * count as a wake-up of a sleep it interrupted (signal.c) */
+uint64_t kq_signal_runs(void);
+bool kq_signal_woke(uint64_t runs);
 int  kq_vnode_sync(struct kqueue *kq, int fd);
 void kq_vnode_fork_child(void);   /* its idle inotify instances */
 

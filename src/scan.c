@@ -447,6 +447,7 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 				if ((err = kq_quiesce(kq)) != 0)
 					return err;
 			}
+			uint64_t runs = kq->sigs ? kq_signal_runs() : 0;
 			kq_sources_sleep(kq);
 			bool consume = !kq->consumer && !kq->quiescers;
 			int r = kq_sleep(kq, maxev, rem, consume);
@@ -455,6 +456,10 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 				consume = false;
 				r = 0;
 			}
+			/* a watched signal ends the sleep as a wake-up, not an
+			 * error, where no signalfd saw it first (signal.c) */
+			if (r == -EINTR && kq->sigs && kq_signal_woke(runs))
+				r = 0;
 			if (consume) {
 				if (r > 0)
 					scan_reports(kq, kq->hbuf, r, maxev, &d);

@@ -10,37 +10,15 @@
  * than the timeout; a record that is ready is returned as usual.
  * Skipped where seccomp filters cannot be installed.
  */
-#include "t.h"
-
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
+#include "t_seccomp.h"
 
 #ifndef SYS_epoll_pwait2
 #define SYS_epoll_pwait2 441
 #endif
 
-/* Refuses system call nr with errno err; everything else is allowed. */
-static int refuse(long nr, int err)
-{
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned)err),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { sizeof f / sizeof f[0], f };
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-		return -1;
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
-}
-
 static int child(int err)
 {
-	if (refuse(SYS_epoll_pwait2, err) != 0)
+	if (t_seccomp_refuse(SYS_epoll_pwait2, err) != 0)
 		return 77;
 	/* the filter answers as it should */
 	if (syscall(SYS_epoll_pwait2, -1, NULL, 0, NULL, NULL, 0) != -1 || errno != err)
@@ -77,20 +55,6 @@ static int child(int err)
 
 int main(void)
 {
-	static const int errs[] = { EPERM, EACCES, ENOSYS };
-	for (unsigned i = 0; i < sizeof errs / sizeof errs[0]; i++) {
-		pid_t pid = fork();
-		T_ASSERT(pid >= 0);
-		if (pid == 0)
-			_exit(child(errs[i]));
-		int st;
-		T_ASSERT(waitpid(pid, &st, 0) == pid);
-		if (!WIFEXITED(st))
-			T_FAIL("child for errno %d died of signal %d", errs[i], WTERMSIG(st));
-		if (WEXITSTATUS(st) == 77)
-			T_SKIP("cannot install a seccomp filter here");
-		if (WEXITSTATUS(st) != 0)
-			T_FAIL("with epoll_pwait2() refused with errno %d", errs[i]);
-	}
+	t_seccomp_run(child, "epoll_pwait2()");
 	return 0;
 }

@@ -24,6 +24,10 @@
  * PR 180385).  A child already gone when its fork is read has its exit taken
  * from the connector's exit event.
  *
+ * Where pidfd_open() is refused (a sandbox, an old kernel; see
+ * proc_setup_nopidfd), a child's exit is watched through SIGCHLD and
+ * waitid(WNOWAIT), and any other process's through the connector.
+ *
  * A knote whose process exits without NOTE_EXIT requested and with nothing
  * else pending is dropped silently, as FreeBSD does (EV_DROP).
  */
@@ -65,6 +69,8 @@ struct pstate {
 	bool     trackerr;       /* NOTE_TRACK could not follow a child */
 	bool     reported_child; /* the record just copied out was NOTE_CHILD */
 	bool     cnref;          /* holds a reference on the connector */
+	bool     waitchild;      /* no pidfd: a child of ours, seen by SIGCHLD */
+	bool     chldref;        /* holds SIGCHLD (kq_signal_hold_chld) */
 };
 
 #define NO_SLOT UINT32_MAX
@@ -246,6 +252,14 @@ static void proc_exited(struct kqueue *kq, struct knote *kn, int64_t status)
 	kq_activate(kq, kn);
 }
 
+/* A wait status as FreeBSD's NOTE_EXIT data gives it. */
+static int64_t wait_status(const siginfo_t *si)
+{
+	if (si->si_code == CLD_EXITED)
+		return (int64_t)(si->si_status & 0xff) << 8;
+	return si->si_status | (si->si_code == CLD_DUMPED ? 0x80 : 0);
+}
+
 /* The wait status, if Linux will tell it now: 1 known, 0 not yet. */
 static int exit_status(int pidfd, uint32_t revents, int64_t *status)
 {
@@ -254,10 +268,7 @@ static int exit_status(int pidfd, uint32_t revents, int64_t *status)
 	long r = KQ_SYSCALL(SYS_waitid, P_PIDFD, pidfd, &si,
 			    WEXITED | WNOWAIT | WNOHANG, NULL);
 	if (r == 0 && si.si_pid != 0) {
-		if (si.si_code == CLD_EXITED)
-			*status = (int64_t)(si.si_status & 0xff) << 8;
-		else
-			*status = si.si_status | (si.si_code == CLD_DUMPED ? 0x80 : 0);
+		*status = wait_status(&si);
 		return 1;
 	}
 	/* Not our child (or reaped already): pidfd info, after the reap. */
@@ -288,6 +299,105 @@ static void pidfd_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 		return;
 	if (exit_status(st->pidfd, revents, &status))
 		proc_exited(kq, kn, status);
+}
+
+/* ---- without pidfds ---- */
+
+/* Set once pidfd_open() was refused: by a sandbox older than the call
+ * (container profiles, systemd's SystemCallFilter= answer EPERM or
+ * EACCES) or by a kernel without it (ENOSYS); it has no other use for
+ * those errors.  A filter is inherited and never lifted, so a refusal
+ * holds for the process and its children, and is not asked again. */
+static atomic_bool pidfd_refused;
+
+static bool pidfd_refusal(long err)
+{
+	return err == -EPERM || err == -EACCES || err == -ENOSYS;
+}
+
+/* waitid(P_PID) without reaping: 1 pid is a child of ours that exited
+ * (status set), 0 a live child, -ECHILD not (or no longer) a child. */
+static int child_status(pid_t pid, int64_t *status)
+{
+	siginfo_t si;
+	memset(&si, 0, sizeof si);
+	long r = KQ_SYSCALL(SYS_waitid, P_PID, pid, &si, WEXITED | WNOWAIT | WNOHANG, NULL);
+	if (r < 0)
+		return (int)r;
+	if (si.si_pid == 0)
+		return 0;
+	*status = wait_status(&si);
+	return 1;
+}
+
+/* SIGCHLD came (or a kevent() call begins): the knotes that watch a child
+ * without a pidfd look at it.  A child gone without a status to see was
+ * reaped by someone else first (the program, or the kernel when SIGCHLD is
+ * ignored): its exit is reported with status 0. */
+void kq_proc_sigchld(struct kqueue *kq)
+{
+	struct kq_procs *p = kq->procs;
+	if (!p)
+		return;
+	int e = errno;
+	for (uint32_t i = 0; i < p->nslots; i++) {
+		struct knote *kn = p->slots[i];
+		struct pstate *st = kn ? kn->fstate : NULL;
+		if (!st || !st->waitchild || st->exited)
+			continue;
+		int64_t status = 0;
+		int r = child_status((pid_t)kn->ident, &status);
+		if (r != 0)
+			proc_exited(kq, kn, r > 0 ? status : 0);
+	}
+	errno = e;
+}
+
+/* kill(pid, 0): a process we may not signal exists too (EPERM). */
+static bool exists(pid_t pid)
+{
+	return KQ_SYSCALL(SYS_kill, pid, 0) != -ESRCH;
+}
+
+/*
+ * EV_ADD where pidfds are refused.  A child of ours is watched through
+ * SIGCHLD and waitid(WNOWAIT), which gives its exact status without
+ * reaping it.  Any other process has its exit from the connector (whose
+ * exit event carries the status), where one can be had: else ENOTSUP.
+ */
+static int proc_setup_nopidfd(struct kqueue *kq, struct kq_procs *p, struct knote *kn)
+{
+	struct pstate *st = kn->fstate;
+	pid_t pid = (pid_t)kn->ident;
+	/* held before the look, so that an exit right after it still wakes */
+	int err = kq_signal_hold_chld(kq);
+	if (err)
+		return err;
+	st->chldref = true;
+	int64_t status = 0;
+	int r = child_status(pid, &status);
+	if (r > 0) {
+		st->exited = true;
+		st->status = status;
+		st->notes |= kn->sfflags & NOTE_EXIT;
+		return 0;
+	}
+	if (r == 0) {
+		st->waitchild = true;
+		return 0;
+	}
+	st->chldref = false;
+	kq_signal_release_chld(kq);
+	if (!exists(pid))
+		return -ESRCH;
+	if (!st->cnref) {
+		err = connector_ref(kq, p);
+		if (err)
+			return err;
+		st->cnref = true;
+	}
+	/* gone before the connector listened: its exit was missed */
+	return exists(pid) ? 0 : -ESRCH;
 }
 
 /* ---- connector events ---- */
@@ -403,6 +513,8 @@ static void proc_release(struct kqueue *kq, struct knote *kn)
 	}
 	if (p && st->cnref)
 		connector_unref(kq, p);
+	if (st->chldref)
+		kq_signal_release_chld(kq);
 	free(st);
 	kn->fstate = NULL;
 }
@@ -435,14 +547,20 @@ static int proc_setup(struct kqueue *kq, struct knote *kn, bool tracked)
 		st->slot = NO_SLOT;
 		goto fail;
 	}
-	int fd = (int)KQ_SYSCALL(SYS_pidfd_open, (pid_t)kn->ident, 0);
+	int fd = atomic_load_explicit(&pidfd_refused, memory_order_relaxed) ? -ENOSYS
+		 : (int)KQ_SYSCALL(SYS_pidfd_open, (pid_t)kn->ident, 0);
+	if (fd < 0 && pidfd_refusal(fd))
+		atomic_store_explicit(&pidfd_refused, true, memory_order_relaxed);
 	if (fd < 0) {
 		/* a tracked child may already be gone: the connector's exit
-		 * event (still to be read) will report it */
+		 * event (still to be read) will report it; without pidfds
+		 * that event reports every tracked child's exit */
 		if (tracked)
 			return 0;
-		err = fd;
-		goto fail;
+		err = pidfd_refusal(fd) ? proc_setup_nopidfd(kq, p, kn) : fd;
+		if (err)
+			goto fail;
+		return 0;
 	}
 	st->pidfd = fd;
 	err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, fd, EPOLLIN | EPOLLET,

@@ -70,6 +70,10 @@
  * kq_foreign_process): what the child changes or receives is its own, and
  * the kept dispositions and counts stay the parent's.
  *
+ * Where signalfd() is refused (a sandbox, or ENOSYS), the handler still
+ * counts deliveries; blocked signals are looked for by scan_pending() when
+ * a call begins or is about to sleep (see process_fds, kq_signal_woke).
+ *
  * Each knote remembers the counter value it last reported (seen).
  *
  * Never watched for real (accepted, never fire, as FreeBSD accepts any
@@ -110,11 +114,13 @@ static struct sigstate sigs[NSIGS];
 static sigset_t watched;                  /* sig_lock */
 static int sig_wakefd = -1;               /* sig_lock to create; then read-only */
 static int sig_sfd = -1;                  /* sig_lock */
+static atomic_uint_fast64_t handler_runs;  /* kq_signal_runs() */
 
 /* Per kqueue: its signal knotes (kq->lock). */
 struct kq_sigs {
 	struct knote **v;
 	unsigned       n, cap;
+	unsigned       chld_holds;   /* EVFILT_PROC knotes woken by SIGCHLD */
 	bool           registered;   /* the process fds are in kq's epoll set */
 };
 
@@ -177,6 +183,7 @@ static void kq_sig_handler(int sig, siginfo_t *info, void *uc)
 	 * memory: a signal sent to the child is not the parent's to count. */
 	bool foreign = kq_foreign_process();
 	if (!foreign) {
+		atomic_fetch_add(&handler_runs, 1);
 		atomic_fetch_add(&s->delivered, 1);
 		if (!atomic_exchange(&s->pending_counted, 0))
 			atomic_fetch_add(&s->count, 1);
@@ -248,14 +255,15 @@ static int install(int sig)
  * looked and our claim is still standing, the handler came before the claim
  * and has counted this very send, so the claim is withdrawn.  (Had it come
  * after, it would have found and cleared our claim instead of counting.) */
-static void scan_pending(void)
+static bool scan_pending(void)
 {
+	bool counted = false;
 	uint64_t before[NSIGS];
 	for (int sig = 1; sig < NSIGS; sig++)
 		before[sig] = atomic_load(&sigs[sig].delivered);
 	sigset_t pend;
 	if (sigpending(&pend) != 0)
-		return;
+		return false;
 	for (int sig = 1; sig < NSIGS; sig++) {
 		if (!catchable(sig) || !sigismember(&watched, sig))
 			continue;
@@ -269,7 +277,44 @@ static void scan_pending(void)
 		if (atomic_load(&s->delivered) != before[sig] &&
 		    atomic_compare_exchange_strong(&s->pending_counted, &one, 0))
 			atomic_fetch_sub(&s->count, 1);
+		else
+			counted = true;
 	}
+	return counted;
+}
+
+static void wake_process(void)
+{
+	uint64_t one = 1;
+	syscall(SYS_write, sig_wakefd, &one, sizeof one);
+}
+
+/* Whether signalfd() failing with err says a sandbox (EPERM, EACCES) or
+ * the kernel (ENOSYS) will never give this process one. */
+static bool sfd_refusal(int err)
+{
+	return err == -EPERM || err == -EACCES || err == -ENOSYS;
+}
+
+/* Set once signalfd() was refused (see process_fds): a blocked signal is
+ * then counted by the next scan, and wakes nothing. */
+static atomic_bool sfd_refused;
+
+uint64_t kq_signal_runs(void)
+{
+	return atomic_load_explicit(&handler_runs, memory_order_relaxed);
+}
+
+/* With a signalfd on the watched set, a watched signal makes epoll report
+ * before the kernel checks for a signal, and a sleeping kevent() returns
+ * the record.  Without one (refused), the handler's run after the sleep
+ * was interrupted is all there is: that EINTR is taken for a wake-up, and
+ * the record is reported as the signalfd would have had it (FreeBSD's
+ * send activates the knote and wakes the sleeper). */
+bool kq_signal_woke(uint64_t runs)
+{
+	return atomic_load_explicit(&sfd_refused, memory_order_relaxed) &&
+	       kq_signal_runs() != runs;
 }
 
 static int process_fds(void)
@@ -280,10 +325,22 @@ static int process_fds(void)
 			return fd;
 		sig_wakefd = fd;
 	}
+	if (atomic_load(&sfd_refused))
+		return 0;
 	int e = errno;
 	int fd = signalfd(sig_sfd, &watched, SFD_NONBLOCK | SFD_CLOEXEC);
 	int err = fd < 0 ? -errno : 0;
 	errno = e;
+	/* A sandbox older than signalfd() (or a kernel without it): the
+	 * handler still counts every delivery; only a signal that becomes
+	 * pending while blocked goes unseen until a kevent() call looks
+	 * (signal_begin, signal_sleep), as docs/differences.md says.  Only
+	 * the first call can be refused: later ones change the set of an
+	 * existing descriptor. */
+	if (err && sig_sfd < 0 && sfd_refusal(err)) {
+		atomic_store(&sfd_refused, true);
+		return 0;
+	}
 	if (err)
 		return err;
 	sig_sfd = fd;
@@ -343,7 +400,7 @@ static void unwatch(int sig)
 
 /* ---- per kqueue ---- */
 
-static int kq_sigs_add(struct kqueue *kq, struct knote *kn)
+static int kq_sigs_get(struct kqueue *kq, struct kq_sigs **out)
 {
 	struct kq_sigs *ks = kq->sigs;
 	if (!ks) {
@@ -352,14 +409,13 @@ static int kq_sigs_add(struct kqueue *kq, struct knote *kn)
 			return -ENOMEM;
 		kq->sigs = ks;
 	}
-	if (ks->n == ks->cap) {
-		unsigned cap = ks->cap ? ks->cap * 2 : 8;
-		struct knote **v = realloc(ks->v, cap * sizeof *v);
-		if (!v)
-			return -ENOMEM;
-		ks->v = v;
-		ks->cap = cap;
-	}
+	*out = ks;
+	return 0;
+}
+
+/* The process fds into kq's epoll set, once. */
+static int kq_sigs_register(struct kqueue *kq, struct kq_sigs *ks)
+{
 	if (!ks->registered && sig_wakefd >= 0) {
 		int err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, sig_wakefd,
 					EPOLLIN | EPOLLET, KQ_TAG_SIGNAL);
@@ -372,8 +428,38 @@ static int kq_sigs_add(struct kqueue *kq, struct knote *kn)
 		}
 		ks->registered = true;
 	}
+	return 0;
+}
+
+static int kq_sigs_add(struct kqueue *kq, struct knote *kn)
+{
+	struct kq_sigs *ks;
+	int err = kq_sigs_get(kq, &ks);
+	if (err)
+		return err;
+	if (ks->n == ks->cap) {
+		unsigned cap = ks->cap ? ks->cap * 2 : 8;
+		struct knote **v = realloc(ks->v, cap * sizeof *v);
+		if (!v)
+			return -ENOMEM;
+		ks->v = v;
+		ks->cap = cap;
+	}
+	err = kq_sigs_register(kq, ks);
+	if (err)
+		return err;
 	ks->v[ks->n++] = kn;
 	return 0;
+}
+
+static void kq_sigs_unregister_idle(struct kqueue *kq, struct kq_sigs *ks)
+{
+	if (ks->n == 0 && ks->chld_holds == 0 && ks->registered && !kq->dead) {
+		sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, sig_wakefd, 0, 0);
+		if (sig_sfd >= 0)
+			sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, sig_sfd, 0, 0);
+		ks->registered = false;
+	}
 }
 
 static void kq_sigs_remove(struct kqueue *kq, struct knote *kn)
@@ -387,11 +473,7 @@ static void kq_sigs_remove(struct kqueue *kq, struct knote *kn)
 			break;
 		}
 	}
-	if (ks->n == 0 && ks->registered && !kq->dead) {
-		sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, sig_wakefd, 0, 0);
-		sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, sig_sfd, 0, 0);
-		ks->registered = false;
-	}
+	kq_sigs_unregister_idle(kq, ks);
 }
 
 /* Whether the kernel's disposition for sig is the one install() puts there. */
@@ -415,34 +497,45 @@ static bool installed_ours(int sig, const struct sigaction *cur)
  * to the foreign disposition before that are lost (docs/differences.md).
  * One rt_sigaction query per watched signal, only when about to sleep.
  */
+static void reclaim(int sig)
+{
+	struct sigaction cur;
+	if (__sigaction(sig, NULL, &cur) != 0 || installed_ours(sig, &cur))
+		return;
+	/* again under the lock: the program's own sigaction() may be
+	 * between its prog_set() and install() */
+	sigset_t old;
+	sig_take(&old);
+	if (atomic_load(&sigs[sig].watchers) > 0 && __sigaction(sig, NULL, &cur) == 0 &&
+	    !installed_ours(sig, &cur)) {
+		prog_set(sig, &cur);
+		install(sig);
+	}
+	sig_drop(&old);
+}
+
 static void signal_sleep(struct kqueue *kq)
 {
 	struct kq_sigs *ks = kq->sigs;
-	if (!ks || ks->n == 0)
+	if (!ks || (ks->n == 0 && ks->chld_holds == 0))
 		return;
 	sigset_t seen;
 	sigemptyset(&seen);
 	int e = errno;
+	if (ks->chld_holds) {
+		sigaddset(&seen, SIGCHLD);
+		reclaim(SIGCHLD);
+	}
 	for (unsigned i = 0; i < ks->n; i++) {
 		uintptr_t id = ks->v[i]->ident;
 		int sig = id < NSIGS ? (int)id : 0;
 		if (!catchable(sig) || sigismember(&seen, sig))
 			continue;
 		sigaddset(&seen, sig);
-		struct sigaction cur;
-		if (__sigaction(sig, NULL, &cur) != 0 || installed_ours(sig, &cur))
-			continue;
-		/* again under the lock: the program's own sigaction() may be
-		 * between its prog_set() and install() */
-		sigset_t old;
-		sig_take(&old);
-		if (atomic_load(&sigs[sig].watchers) > 0 && __sigaction(sig, NULL, &cur) == 0 &&
-		    !installed_ours(sig, &cur)) {
-			prog_set(sig, &cur);
-			install(sig);
-		}
-		sig_drop(&old);
+		reclaim(sig);
 	}
+	if (sig_sfd < 0 && sig_wakefd >= 0 && scan_pending())
+		wake_process();
 	errno = e;
 }
 
@@ -461,6 +554,65 @@ static void signal_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 		if (kn->ident < NSIGS && atomic_load(&sigs[kn->ident].count) != *seen)
 			kq_activate(kq, kn);
 	}
+	if (ks->chld_holds)
+		kq_proc_sigchld(kq);
+}
+
+/* A call begins.  Without a signalfd, a blocked signal's send is seen
+ * only by looking (as a zero-timeout kevent() right after a kill() must
+ * see it); and a call that will not sleep still finds the exits no
+ * SIGCHLD announced (the program ignores SIGCHLD: children are reaped
+ * at once, unsignalled). */
+static void signal_begin(struct kqueue *kq)
+{
+	struct kq_sigs *ks = kq->sigs;
+	if (__builtin_expect(ks == NULL, 1))
+		return;
+	if (ks->n && atomic_load_explicit(&sfd_refused, memory_order_relaxed))
+		signal_report(kq, 0, 0);
+	else if (ks->chld_holds)
+		kq_proc_sigchld(kq);
+}
+
+/*
+ * EVFILT_PROC where pidfds are refused (filter/proc.c): kq is woken by
+ * SIGCHLD as if it had a SIGCHLD knote, with libkq's handler honouring the
+ * program's disposition as for a knote.  kq->lock held.
+ */
+int kq_signal_hold_chld(struct kqueue *kq)
+{
+	struct kq_sigs *ks;
+	int err = kq_sigs_get(kq, &ks);
+	if (err)
+		return err;
+	sigset_t old;
+	sig_take(&old);
+	err = watch(SIGCHLD);
+	sig_drop(&old);
+	if (err)
+		return err;
+	err = kq_sigs_register(kq, ks);
+	if (err) {
+		sig_take(&old);
+		unwatch(SIGCHLD);
+		sig_drop(&old);
+		return err;
+	}
+	ks->chld_holds++;
+	return 0;
+}
+
+void kq_signal_release_chld(struct kqueue *kq)
+{
+	struct kq_sigs *ks = kq->sigs;
+	if (!ks || ks->chld_holds == 0)
+		return;
+	ks->chld_holds--;
+	kq_sigs_unregister_idle(kq, ks);
+	sigset_t old;
+	sig_take(&old);
+	unwatch(SIGCHLD);
+	sig_drop(&old);
 }
 
 static int signal_attach(struct kqueue *kq, struct knote *kn)
@@ -701,8 +853,7 @@ static void discard_pending(int sig)
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	__sigaction(sig, &ign, NULL);
 	atomic_store(&sigs[sig].pending_counted, 0);
-	uint64_t one = 1;
-	syscall(SYS_write, sig_wakefd, &one, sizeof one);
+	wake_process();
 }
 
 static void sigaction_again(int sig, const struct sigaction *act)
@@ -776,9 +927,10 @@ void kq_signal_consumed(int sig)
 		return;
 	if (!atomic_exchange(&sigs[sig].pending_counted, 0)) {
 		atomic_fetch_add(&sigs[sig].count, 1);
-		uint64_t one = 1;
-		syscall(SYS_write, sig_wakefd, &one, sizeof one);
+		wake_process();
 	}
 }
 
-const struct kq_source kq_signal_source = { .report = signal_report, .sleep = signal_sleep };
+const struct kq_source kq_signal_source = {
+	.report = signal_report, .begin = signal_begin, .sleep = signal_sleep,
+};

@@ -387,6 +387,10 @@ static int vnodes_notify(struct kqueue *kq, struct kq_vnodes *v)
 			fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 		err = fd < 0 ? -errno : 0;
 		errno = e;
+		/* refused by a sandbox (EPERM, EACCES) or missing (ENOSYS):
+		 * no mechanism to fall back on, as where fanotify is */
+		if (err == -EPERM || err == -EACCES || err == -ENOSYS)
+			err = -ENOTSUP;
 	} else {
 		fd = fan_open(v);
 		err = fd < 0 ? fd : 0;

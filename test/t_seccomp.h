@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Tests of kevent() in a sandbox that refuses one system call: container
+ * profiles and systemd's SystemCallFilter= older than a call answer it
+ * with EPERM (or EACCES), a kernel without it with ENOSYS.  Each answer
+ * is tried in a child of its own, under a seccomp filter the child
+ * installs; t_seccomp_run() skips the test (77) where filters cannot be
+ * installed (no seccomp, another architecture).
+ */
+#ifndef T_SECCOMP_H
+#define T_SECCOMP_H
+
+#include "t.h"
+
+#include <linux/audit.h>
+#include <stdbool.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#if defined(__x86_64__) && !defined(__ILP32__)
+#define T_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define T_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+/* Refuses system call nr with errno err, only when its first argument's
+ * low 32 bits are arg0 if match_arg0; everything else is allowed.
+ * -1 where no filter can be installed. */
+static inline int t_seccomp_refuse_if(long nr, bool match_arg0, uint32_t arg0, int err)
+{
+#ifdef T_AUDIT_ARCH
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, T_AUDIT_ARCH, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, arg0, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K,
+			 match_arg0 ? SECCOMP_RET_ALLOW : SECCOMP_RET_ERRNO | (uint32_t)err),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (uint32_t)err),
+	};
+	struct sock_fprog prog = { sizeof f / sizeof f[0], f };
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return -1;
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+#else
+	(void)nr; (void)match_arg0; (void)arg0; (void)err;
+	return -1;
+#endif
+}
+
+static inline int t_seccomp_refuse(long nr, int err)
+{
+	return t_seccomp_refuse_if(nr, false, 0, err);
+}
+
+/* Runs child(err) in a child process for each errno a sandbox or an old
+ * kernel answers with; the child returns 0 (pass), 1 (fail) or 77 (the
+ * filter could not be installed).  Fails or skips the test for it. */
+static inline void t_seccomp_run(int (*child)(int err), const char *call)
+{
+	static const int errs[] = { EPERM, EACCES, ENOSYS };
+	for (unsigned i = 0; i < sizeof errs / sizeof errs[0]; i++) {
+		fflush(NULL);
+		pid_t pid = fork();
+		T_ASSERT(pid >= 0);
+		if (pid == 0)
+			_exit(child(errs[i]));
+		int st;
+		T_ASSERT(waitpid(pid, &st, 0) == pid);
+		if (!WIFEXITED(st))
+			T_FAIL("child for errno %d died of signal %d", errs[i], WTERMSIG(st));
+		if (WEXITSTATUS(st) == 77)
+			T_SKIP("cannot install a seccomp filter here");
+		if (WEXITSTATUS(st) != 0)
+			T_FAIL("with %s refused with errno %d", call, errs[i]);
+	}
+}
+
+#endif
