@@ -14,6 +14,9 @@
 #include "sys.h"
 
 #include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
 #include <limits.h>
 #include <sys/resource.h>
 
@@ -81,4 +84,33 @@ int kq_fd_hide(int fd)
 	}
 	sys_close(fd);
 	return r;
+}
+
+/*
+ * Whether fd, marked as libkq's own, still is: a raw close the program
+ * made (close_range by system call, say) frees the number without libkq
+ * knowing, and the program's next file there must not be refused its
+ * close().  libkq's own are close-on-exec epoll sets, eventfds and inotify
+ * instances; anything else at the number is the program's, and the mark
+ * goes.  Only for marked numbers: a program closing one of libkq's.
+ */
+bool kq_fd_hidden_live(int fd)
+{
+	if (!kq_fdtab_busy(fd) || !kq_fdtab_hidden(fd))
+		return false;
+	if (sys_fcntl(fd, F_GETFD, 0) != FD_CLOEXEC)
+		goto gone;
+	char path[48], link[32];
+	snprintf(path, sizeof path, "%s/fd/%d", kq_procfs_self(), fd);
+	long n = KQ_SYSCALL(SYS_readlinkat, AT_FDCWD, path, link, sizeof link - 1);
+	if (n < 0)
+		return n != -ENOENT;   /* no /proc: trust the mark */
+	link[n] = 0;
+	if (!strcmp(link, "anon_inode:[eventpoll]") ||
+	    !strcmp(link, "anon_inode:[eventfd]") ||
+	    !strcmp(link, "anon_inode:inotify"))
+		return true;
+gone:
+	kq_fdtab_unhide(fd);
+	return false;
 }

@@ -506,6 +506,8 @@ int  kq_register(struct kqueue *kq, struct kevent *kev);
 /* hide.c: libkq's own descriptors, out of the program's way */
 int  kq_fd_dup_high(int fd);
 int  kq_fd_hide(int fd);
+bool kq_fd_hidden_live(int fd);
+const char *kq_procfs_self(void);   /* filter/efdinfo.c */
 /* wake.c: the eventfd every kqueue's wake entry names */
 int  kq_wake_shared(void);
 void kq_wake_shared_put(void);

@@ -343,11 +343,17 @@ static void close_in(struct kqueue *kq, int fd, bool entries_die)
 		kq->entries_die = entries_die;
 		kq->no_free = true;
 		kq_drop_fd(kq, fd);
-		kq->no_free = false;
 		kq->entries_die = false;
-		/* what a handler that interrupted this close left (wake.h,
-		 * W7), before the kqueue is let go */
-		kq_deferred(kq);
+		/* What a handler that interrupted this close left (wake.h,
+		 * W7): its closes now, still freeing nothing (this close may
+		 * be a handler's itself).  Its changes may allocate: they
+		 * wait for a kevent(), and a sleeper is woken to make them. */
+		if (atomic_load_explicit(&kq->deferred_any, memory_order_acquire)) {
+			kq_deferred_apply(kq, false);
+			if (kq_hchanges_pending(kq))
+				kq_wake_poke(kq);
+		}
+		kq->no_free = false;
 		kq_sync_wake(kq);
 	}
 	kq_mutex_unlock(&kq->lock);
@@ -432,7 +438,7 @@ static void closing(int fd, bool reborn)
  * must leave open, as it would find it free on FreeBSD. */
 int kq_fd_closing(int fd)
 {
-	if (__builtin_expect(kq_fdtab_busy(fd), 0) && kq_fdtab_hidden(fd))
+	if (__builtin_expect(kq_fdtab_busy(fd), 0) && kq_fd_hidden_live(fd))
 		return -EBADF;
 	closing(fd, false);
 	return 0;

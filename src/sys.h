@@ -86,8 +86,18 @@ static inline long kq_syscall4(long n, long a, long b, long c, long d)
 			 KQ_SYSCALL4_, KQ_SYSCALL4_, KQ_SYSCALL4_, KQ_SYSCALL4_, \
 			 x)(__VA_ARGS__, 0, 0, 0, 0, 0, 0)
 
+#ifdef KQ_TSAN
+/* the sanitizer runtime's system call hook (its linux_syscall_hooks.h) */
+void __sanitizer_syscall_pre_impl_close(long fd);
+#endif
 static inline int sys_close(int fd)
 {
+#ifdef KQ_TSAN
+	/* ThreadSanitizer saw the descriptor made (epoll_create1(), say):
+	 * told of its close, it does not take the next file given the
+	 * number, in another thread, for the same one */
+	__sanitizer_syscall_pre_impl_close(fd);
+#endif
 	return (int)KQ_SYSCALL(SYS_close, fd);
 }
 

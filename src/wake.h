@@ -88,13 +88,16 @@
  *      (kq_defer_close); its kevent() leaves its changes in
  *      kq->hchanges[] (reentry.c), in order.  Whoever holds the lock next
  *      applies them (kq_deferred(): at acquire, before a sleep, at
- *      release, at the end of a close's removal) before the kqueue is let
- *      go; a sleep that finds changes left returns to its caller's rounds
- *      instead (KQ_SLEEP_AGAIN), and the consumer, which may hold
+ *      release) before the kqueue is let go; a close's removal applies
+ *      the closes and wakes a sleeper for the changes (they may
+ *      allocate, and a close may be a handler's).  A sleep that finds
+ *      changes left returns to its caller's rounds instead
+ *      (KQ_SLEEP_AGAIN), and the consumer, which may hold
  *      unprocessed reports, applies only closes after its sleep.  So a
  *      change is never applied before earlier ones, nor left while a
- *      thread sleeps: the handler writes wakefd when its frame is inside
- *      kq_sleep() (kq_held asleep: counted in users, so wakefd is open),
+ *      thread sleeps: the handler pokes the wake entry when its frame is
+ *      inside kq_sleep() (kq_held asleep: counted in users, so epfd is
+ *      open),
  *      and every other frame meets a kq_deferred() before it sleeps or
  *      returns.
  *   W8 Nested kqueues.  An outer kqueue hears of this one through epfd's

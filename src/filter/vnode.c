@@ -326,6 +326,8 @@ static int pool_take(void)
 		if (atomic_load_explicit(&pool[i], memory_order_relaxed) < 0)
 			continue;
 		int fd = atomic_exchange(&pool[i], -1);
+		if (fd >= 0)
+			kq_fdtab_unhide(fd);
 		if (fd < 0 || !pool_ours(fd, KQ_SYSCALL(SYS_getpid)))
 			continue;   /* not ours any more: not ours to close */
 		char buf[4096];
@@ -341,11 +343,23 @@ static bool pool_put(int fd)
 {
 	if (KQ_SYSCALL(SYS_fcntl, fd, F_SETOWN, KQ_SYSCALL(SYS_getpid)) != 0)
 		return false;
+	/* Parked out of the program's way (hide.c): far up, and a free
+	 * number to its close() and closefrom().  A copy is made and the
+	 * old number closed: the instance (its group) lives on. */
+	int high = kq_fd_dup_high(fd);
+	int park = high >= 0 ? high : fd;
+	kq_fdtab_hide(park);   /* before a taker can see it (it unhides) */
 	for (unsigned i = 0; i < POOL; i++) {
 		int none = -1;
-		if (atomic_compare_exchange_strong(&pool[i], &none, fd))
+		if (atomic_compare_exchange_strong(&pool[i], &none, park)) {
+			if (high >= 0)
+				sys_close(fd);
 			return true;
+		}
 	}
+	kq_fdtab_unhide(park);
+	if (high >= 0)
+		sys_close(high);   /* a copy: the caller closes the instance */
 	return false;
 }
 
@@ -355,6 +369,8 @@ void kq_vnode_fork_child(void)
 	long parent = KQ_SYSCALL(SYS_getppid);
 	for (unsigned i = 0; i < POOL; i++) {
 		int fd = atomic_exchange(&pool[i], -1);
+		if (fd >= 0)
+			kq_fdtab_unhide(fd);
 		if (fd >= 0 && pool_ours(fd, parent))
 			sys_close(fd);
 	}

@@ -79,9 +79,9 @@ int KQ_INTERPOSE(fclose)(FILE *f)
  */
 static int dup_hidden(int oldfd, int newfd)
 {
-	if (kq_fdtab_busy(oldfd) && kq_fdtab_hidden(oldfd))
+	if (kq_fd_hidden_live(oldfd))
 		return -EBADF;
-	if (kq_fdtab_busy(newfd) && kq_fdtab_hidden(newfd))
+	if (kq_fd_hidden_live(newfd))
 		return sys_fcntl(oldfd, F_GETFD, 0) < 0 ? -EBADF : -EBUSY;
 	return 0;
 }
@@ -105,8 +105,7 @@ int KQ_INTERPOSE(dup2)(int oldfd, int newfd)
 {
 	if (oldfd == newfd) {
 		/* dup2(fd, fd) only checks that fd is valid */
-		int r = kq_fdtab_busy(oldfd) && kq_fdtab_hidden(oldfd) ? -EBADF :
-			sys_fcntl(oldfd, F_GETFD, 0);
+		int r = kq_fd_hidden_live(oldfd) ? -EBADF : sys_fcntl(oldfd, F_GETFD, 0);
 		if (r < 0) {
 			errno = -r;
 			return -1;
@@ -147,7 +146,7 @@ static long next_hidden(unsigned from, unsigned to)
 		fd = kq_fdtab_next_busy((int)fd, top);
 		if (fd < 0)
 			return -1;
-		if (kq_fdtab_hidden((int)fd))
+		if (kq_fd_hidden_live((int)fd))
 			return fd;
 	}
 	return -1;
@@ -191,7 +190,7 @@ void KQ_INTERPOSE(closefrom)(int lowfd)
 	if (range_call(first, UINT_MAX, 0) != 0) {
 		/* kernels before 5.9 */
 		for (unsigned fd = first, top = fd_ceiling(); fd <= top; fd++)
-			if (!kq_fdtab_busy((int)fd) || !kq_fdtab_hidden((int)fd))
+			if (!kq_fd_hidden_live((int)fd))
 				syscall(SYS_close, fd);
 	}
 	errno = e;
