@@ -5,9 +5,9 @@
  * program's way.  On FreeBSD a kqueue is one descriptor, so the number
  * after kqueue()'s is the program's next one.  These descriptors are put
  * at the top of the numbers the program may open (RLIMIT_NOFILE), at most
- * KQ_HIDE_TOP, going down: the kernel hands the program the lowest free
- * numbers, so they meet ours only when the program has almost all it may
- * have.  A cap on the top: a limit of a million would otherwise make the
+ * KQ_HIDE_TOP, less the last eighth (128 at most), going down: the kernel
+ * hands the program the lowest free numbers, so they meet ours only when
+ * the program has almost all it may have.  A cap on the top: a limit of a million would otherwise make the
  * kernel grow the process's descriptor table to a million entries.
  */
 #include "kq.h"
@@ -22,13 +22,20 @@
 
 #define KQ_HIDE_TOP  4096   /* numbers above it are never used */
 
+/* The highest number to use: the program's last numbers stay its own.
+ * Servers tell that they are out of descriptors by the number accept()
+ * gives (memcached rejects a connection that gets the limit's last
+ * number): were libkq's there, no connection could get it, and the
+ * server would find out only from EMFILE, later and differently. */
 static int hide_top(void)
 {
 	struct rlimit rl;
-	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 ||
-	    rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > KQ_HIDE_TOP)
-		return KQ_HIDE_TOP - 1;
-	return rl.rlim_cur > 0 ? (int)rl.rlim_cur - 1 : 0;
+	long lim = KQ_HIDE_TOP;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < KQ_HIDE_TOP)
+		lim = (long)rl.rlim_cur;
+	long gap = lim / 8 < 128 ? lim / 8 : 128;
+	return lim - 1 - gap > 0 ? (int)(lim - 1 - gap) : 0;
 }
 
 /* Below the number libkq took last: where the next free one usually is.

@@ -4,7 +4,8 @@
  * after kqueue()'s is the program's next one (libkq keeps its own
  * descriptors far above), in turn with pipes and with several kqueues,
  * with and without threads sleeping in them (which make more of libkq's
- * own), and at any RLIMIT_NOFILE.
+ * own), and at any RLIMIT_NOFILE; and the limit's last number still goes
+ * to the program.
  */
 #include "t.h"
 
@@ -65,5 +66,18 @@ int main(void)
 	rl.rlim_cur = 64;
 	T_ASSERT(setrlimit(RLIMIT_NOFILE, &rl) == 0);
 	run("RLIMIT_NOFILE 64");
+	/* The limit's last number is the program's: servers tell a full
+	 * table by the number accept() gives (memcached rejects the
+	 * connection that gets it) */
+	int kq = t_kqueue(), fd, top = -1;
+	t_change(kq, 1, EVFILT_USER, EV_ADD, 0, 0, NULL);
+	while ((fd = dup(0)) >= 0)
+		if (fd > top)
+			top = fd;
+	if (errno != EMFILE)
+		T_FAIL("dup(): %s", strerror(errno));
+	if (top != 63)
+		T_FAIL("with a kqueue, the highest number dup() gave under "
+		       "RLIMIT_NOFILE 64 was %d, not 63", top);
 	return 0;
 }
