@@ -1,24 +1,25 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Where libkq keeps the descriptors it holds for itself (a kqueue's
- * private epoll set, its waitset, the process's wake eventfd): out of the
- * program's way.  On FreeBSD a kqueue is one descriptor, so the number
- * after kqueue()'s is the program's next one.  These descriptors are put
- * at the top of the numbers the program may open (RLIMIT_NOFILE), at most
- * KQ_HIDE_TOP, less the last eighth (128 at most), going down: the kernel
- * hands the program the lowest free numbers, so they meet ours only when
- * the program has almost all it may have.  A cap on the top: a limit of a million would otherwise make the
- * kernel grow the process's descriptor table to a million entries.
+ * private epoll set, its waitset, the process's wake eventfd, parked
+ * inotify instances): out of the program's way.  On FreeBSD a kqueue is
+ * one descriptor, so the number after kqueue()'s is the program's next
+ * one.  These descriptors go high among the numbers the program may open
+ * (RLIMIT_NOFILE, capped at KQ_HIDE_TOP), below its last eighth, going
+ * down: the kernel hands the program the lowest free numbers, so they
+ * meet ours only when the program has almost all it may have.  The cap:
+ * a limit of a million would otherwise make the kernel grow the process's
+ * descriptor table to a million entries.
  */
 #include "kq.h"
 #include "sys.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <limits.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 
 #define KQ_HIDE_TOP  4096   /* numbers above it are never used */
 

@@ -503,6 +503,7 @@ void kq_vnode_fork_child(void);   /* its idle inotify instances */
 
 /* register.c */
 int  kq_register(struct kqueue *kq, struct kevent *kev);
+int  kq_change_check(const struct kevent *kev, const struct filterops **fop);
 /* hide.c: libkq's own descriptors, out of the program's way */
 int  kq_fd_dup_high(int fd);
 int  kq_fd_hide(int fd);

@@ -21,7 +21,6 @@
 #include "sys.h"
 
 #include <fcntl.h>
-#include <limits.h>
 
 void kq_hchanges_init(struct kqueue *kq)
 {
@@ -153,22 +152,15 @@ struct kqueue *kq_acquire_reentry(struct kqueue *kq, int fd, int *err)
 	return kq;
 }
 
-/* What can be known of a change without the kqueue: kq_register()'s own
- * first checks, in its order. */
+/* What can be known of a change without the kqueue: the checks every
+ * change passes first, and that a descriptor is open. */
 static int precheck(const struct kevent *kev)
 {
-	int err;
-	if ((kev->flags & (EV_ENABLE | EV_DISABLE)) == (EV_ENABLE | EV_DISABLE))
-		return -EINVAL;
-	const struct filterops *fop = kq_filterops(kev->filter, &err);
-	if (!fop)
-		return err;
-	if ((kev->flags & (EV_ADD | EV_KEEPUDATA)) == (EV_ADD | EV_KEEPUDATA))
-		return -EINVAL;
-	if (fop->isfd && (kev->ident > INT_MAX ||
-			  sys_fcntl((int)kev->ident, F_GETFD, 0) < 0))
-		return -EBADF;
-	return 0;
+	const struct filterops *fop;
+	int err = kq_change_check(kev, &fop);
+	if (!err && fop->isfd && sys_fcntl((int)kev->ident, F_GETFD, 0) < 0)
+		err = -EBADF;
+	return err;
 }
 
 static int fail(int err)

@@ -64,9 +64,25 @@ static int register_one(struct kqueue *kq, struct kevent *kev, const struct filt
  * the number names today (once: a second -ESTALE cannot come from the
  * knotes just dropped).
  */
+/* The checks a change passes before the kqueue is looked at, in
+ * FreeBSD's order (also a signal handler's queued change: reentry.c). */
+int kq_change_check(const struct kevent *kev, const struct filterops **fop)
+{
+	int err;
+	if ((kev->flags & (EV_ENABLE | EV_DISABLE)) == (EV_ENABLE | EV_DISABLE))
+		return -EINVAL;
+	*fop = kq_filterops(kev->filter, &err);
+	if (!*fop)
+		return err;
+	if ((kev->flags & (EV_ADD | EV_KEEPUDATA)) == (EV_ADD | EV_KEEPUDATA))
+		return -EINVAL;
+	if ((*fop)->isfd && kev->ident > INT_MAX)
+		return -EBADF;
+	return 0;
+}
+
 int kq_register(struct kqueue *kq, struct kevent *kev)
 {
-	unsigned short flags = kev->flags;
 	int err;
 
 	if (kq_fd_add_fresh(kq, kev) == 0) {
@@ -74,15 +90,9 @@ int kq_register(struct kqueue *kq, struct kevent *kev)
 		kev->data = 0;
 		return 0;
 	}
-	if ((flags & (EV_ENABLE | EV_DISABLE)) == (EV_ENABLE | EV_DISABLE))
-		return -EINVAL;
-	const struct filterops *fop = kq_filterops(kev->filter, &err);
-	if (!fop)
+	const struct filterops *fop;
+	if ((err = kq_change_check(kev, &fop)) != 0)
 		return err;
-	if ((flags & (EV_ADD | EV_KEEPUDATA)) == (EV_ADD | EV_KEEPUDATA))
-		return -EINVAL;
-	if (fop->isfd && kev->ident > INT_MAX)
-		return -EBADF;
 	if (fop->isfd && (err = kq_quiesce(kq)) != 0)
 		return err;
 
