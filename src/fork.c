@@ -50,6 +50,7 @@ static void prepare(void)
 {
 	sigset_t old;
 	kq_signals_block(&old);
+	kq_move_lock();   /* a move's numbers are whole in the child */
 	kq_fdtab_forking();
 	kq_fork_prepare_kqueues();
 	kq_signal_fork_prepare();
@@ -61,6 +62,7 @@ static void parent(void)
 	sigset_t old = fork_mask;
 	kq_signal_fork_parent();
 	kq_fork_parent_kqueues();
+	kq_move_unlock();
 	kq_signals_restore(&old);
 }
 
@@ -76,6 +78,7 @@ static void child(void)
 	kq_signal_fork_child();
 	kq_fork_child_kqueues();
 	kq_vnode_fork_child();
+	kq_move_unlock();
 	kq_signals_restore(&old);
 }
 

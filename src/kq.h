@@ -228,6 +228,16 @@ struct kqueue {
 	struct kq_cond     cond;
 	int                waitfd;   /* epoll set holding epfd: sleeping without
 				      * consuming when threads share the kqueue; -1 */
+	/* Threads using epfd, waitfd or wakefd without the lock (a sleep's
+	 * epoll_wait, a poke after the unlock), by the parity of wgen when
+	 * they loaded the numbers: win[] counted under the lock, hwin[] by
+	 * signal handlers, which may not take it.  A move of one of those
+	 * descriptors (move.c) changes the numbers and wgen under the lock,
+	 * then waits until the old parity's counts are 0. */
+	unsigned           win[2];
+	atomic_uint        hwin[2];
+	atomic_uint        wgen;
+	struct kqueue     *mnext;    /* move.c's list of kqueues it holds */
 	/* The thread that last delivered from the ready queue (its kq_held
 	 * entry's address names it), and whether another one ever did or two
 	 * were ever inside at once: scan.c, absorb_window(). */
@@ -500,6 +510,7 @@ uint64_t kq_signal_runs(void);
 bool kq_signal_woke(uint64_t runs);
 int  kq_vnode_sync(struct kqueue *kq, int fd);
 void kq_vnode_fork_child(void);   /* its idle inotify instances */
+int  kq_vnode_pool_move(int fd);  /* move.c: 1 if fd was parked and moved */
 
 /* register.c */
 int  kq_register(struct kqueue *kq, struct kevent *kev);
@@ -508,10 +519,19 @@ int  kq_change_check(const struct kevent *kev, const struct filterops **fop);
 int  kq_fd_dup_high(int fd);
 int  kq_fd_hide(int fd);
 bool kq_fd_hidden_live(int fd);
+/* move.c: libkq's own descriptor at fd moved to another number, so the
+ * program may have fd (dup2, dup3); 0 or -errno */
+int  kq_fd_move_out(int fd);
+/* fork.c's prepare and parent handlers: no move is half-done in a child */
+void kq_move_lock(void);
+void kq_move_unlock(void);
 const char *kq_procfs_self(void);   /* filter/efdinfo.c */
 /* wake.c: the eventfd every kqueue's wake entry names */
 int  kq_wake_shared(void);
 void kq_wake_shared_put(void);
+int  kq_wake_shared_fd(void);
+bool kq_wake_shared_hold(int fd);   /* a reference, if fd is the wake eventfd */
+void kq_wake_shared_moved(int fd);  /* its new number (move.c) */
 void kq_wake_shared_forget(void);   /* fork child */
 /* reentry.c: kevent() from a signal handler on a kqueue its own thread is
  * inside, and the changes it leaves for the lock's holder */
@@ -562,6 +582,8 @@ int  kq_uring_ask(struct kq_uring *r, const struct kq_uring_q *q, int *out, unsi
 /* fork.c, and the pieces it calls */
 void kq_fork_prepare_kqueues(void);
 void kq_fork_parent_kqueues(void);
+void kq_lock_all(void);     /* every live kqueue's lock; kq_glock held */
+void kq_unlock_all(void);
 void kq_fork_child_kqueues(void);
 void kq_signal_fork_prepare(void);
 void kq_signal_fork_parent(void);

@@ -179,6 +179,10 @@ int kq_create(int flags)
 	kq->robbed = false;
 	kq->quiescers = 0;
 	kq->waitfd = -1;
+	kq->win[0] = kq->win[1] = 0;
+	atomic_store_explicit(&kq->hwin[0], 0, memory_order_relaxed);
+	atomic_store_explicit(&kq->hwin[1], 0, memory_order_relaxed);
+	kq->mnext = NULL;
 	kq->deliverer = NULL;
 	kq->shared = false;
 	__atomic_store_n(&kq->watched, false, __ATOMIC_RELAXED);
@@ -219,6 +223,18 @@ int kq_create(int flags)
 	kq_signals_block(&old);
 	pthread_mutex_lock(&kq_glock);
 	list_insert(&kq_live, kq);
+	/* The wake eventfd moved (move.c) after this kqueue took its number,
+	 * and the move did not see this kqueue: it follows here.  The old
+	 * number may be the program's file by now, and the DEL then finds
+	 * no entry or takes away the one the ADD above made for that file. */
+	int w = kq_wake_shared_fd();
+	if (__builtin_expect(w != wakefd, 0)) {
+		kq_mutex_lock(&kq->lock);
+		sys_epoll_ctl(epfd, EPOLL_CTL_DEL, wakefd, 0, 0);
+		sys_epoll_ctl(epfd, EPOLL_CTL_ADD, w, EPOLLIN | EPOLLET, KQ_TAG_WAKE);
+		kq->wakefd = w;
+		kq_mutex_unlock(&kq->lock);
+	}
 	pthread_mutex_unlock(&kq_glock);
 	kq_signals_restore(&old);
 	kq_fdtab_set_kq(ufd, kq);
@@ -255,11 +271,18 @@ static bool anon_inode(int fd)
 
 static bool names_kqueue(const struct kqueue *kq, int fd)
 {
-	int epfd = kq->epfd;
-	if (epfd < 0)
-		return false;
-	long pid = KQ_SYSCALL(SYS_getpid);
-	long r = KQ_SYSCALL(SYS_kcmp, pid, pid, KCMP_FILE_, fd, epfd);
+	long pid = KQ_SYSCALL(SYS_getpid), r;
+	int epfd;
+	/* Read without the kqueue's lock: epfd may move (move.c), and the
+	 * old number then go to the program's file.  The number changes
+	 * before that happens, so a comparison made with the old number
+	 * after it did is caught by the second look. */
+	do {
+		epfd = __atomic_load_n(&kq->epfd, __ATOMIC_ACQUIRE);
+		if (epfd < 0)
+			return false;
+		r = KQ_SYSCALL(SYS_kcmp, pid, pid, KCMP_FILE_, fd, epfd);
+	} while (r != 0 && __atomic_load_n(&kq->epfd, __ATOMIC_ACQUIRE) != epfd);
 	if (r >= 0)
 		return r == 0;
 	if (r == -EBADF)
@@ -468,6 +491,19 @@ void kq_fd_reborn(int fd)
 void kq_fork_prepare_kqueues(void)
 {
 	pthread_mutex_lock(&kq_glock);
+	kq_lock_all();
+	pthread_mutex_lock(&kq_freelock);
+}
+
+void kq_fork_parent_kqueues(void)
+{
+	pthread_mutex_unlock(&kq_freelock);
+	kq_unlock_all();
+	pthread_mutex_unlock(&kq_glock);
+}
+
+void kq_lock_all(void)
+{
 	struct kqueue *held = NULL;
 	for (;;) {
 		struct kqueue *kq, *failed = NULL;
@@ -488,15 +524,12 @@ void kq_fork_prepare_kqueues(void)
 			kq_mutex_unlock(&held->lock);
 		held = failed;
 	}
-	pthread_mutex_lock(&kq_freelock);
 }
 
-void kq_fork_parent_kqueues(void)
+void kq_unlock_all(void)
 {
-	pthread_mutex_unlock(&kq_freelock);
 	for (struct kqueue *kq = kq_live; kq; kq = kq->gnext)
 		kq_mutex_unlock(&kq->lock);
-	pthread_mutex_unlock(&kq_glock);
 }
 
 /* In the child: every kqueue is gone (BSD).  Their descriptors are closed,

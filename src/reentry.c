@@ -216,8 +216,11 @@ int kq_reentry(int kqfd, const struct kevent *changes, int nchanges,
 		 * epfd is open; any other frame meets kq_deferred() before it
 		 * sleeps or returns (wake.h, W7). */
 		int top = kq_held_top(&kq->lock);
-		if (top >= 0 && (kq_held_self()->asleep & (1u << top)))
+		if (top >= 0 && (kq_held_self()->asleep & (1u << top))) {
+			unsigned g = kq_hwin_enter(kq);
 			kq_wake_poke(kq);
+			kq_hwin_leave(kq, g);
+		}
 	}
 	if (stop)   /* as apply_changes() (api.c) */
 		return stop < 0 ? fail(stop) : 0;

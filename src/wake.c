@@ -220,6 +220,37 @@ void kq_wake_shared_put(void)
 	}
 }
 
+int kq_wake_shared_fd(void)
+{
+	return atomic_load(&wake_fd);
+}
+
+/* A reference taken for a move (move.c) of fd, if fd is the wake
+ * eventfd; it cannot then be closed under the move. */
+bool kq_wake_shared_hold(int fd)
+{
+	for (;;) {
+		int n = atomic_load(&wake_users);
+		if (n < 0) {
+			sched_yield();   /* being made or closed: a few calls */
+			continue;
+		}
+		if (n == 0 || atomic_load(&wake_fd) != fd)
+			return false;
+		if (!atomic_compare_exchange_weak(&wake_users, &n, n + 1))
+			continue;
+		if (atomic_load(&wake_fd) == fd)
+			return true;
+		kq_wake_shared_put();
+		return false;
+	}
+}
+
+void kq_wake_shared_moved(int fd)
+{
+	atomic_store(&wake_fd, fd);
+}
+
 /* A fork child has no kqueue, and FreeBSD's has no descriptor of its
  * parent's kqueues: the copy goes, and the child's first kqueue makes
  * its own. */
@@ -285,10 +316,14 @@ void kq_release_slow(struct kqueue *kq)
 	if (kq->graveyard)
 		kq_graveyard_empty(kq);
 	if (!kq->dead && kq_sync_wake_deferred(kq)) {
-		/* Still counted in users, so epfd stays open while we poke. */
+		/* Still counted in users, so epfd stays open while we poke,
+		 * and in a window (W9), so it stays at its number. */
+		unsigned g = kq_win_enter(kq);
+		int epfd = kq->epfd, wakefd = kq->wakefd;
 		kq_mutex_unlock(&kq->lock);
-		kq_wake_poke(kq);
+		kq_wake_poke_fds(epfd, wakefd);
 		kq_mutex_lock(&kq->lock);
+		kq_win_leave(kq, g);
 	}
 	kq->users--;
 	if (kq->dead && kq->users == 0 && (!kq->gprevp || kq_unlist_dead(kq))) {
@@ -312,6 +347,7 @@ void kq_release_slow(struct kqueue *kq)
  */
 void kq_defer_close(struct kqueue *kq, int fd, bool self)
 {
+	unsigned g = kq_hwin_enter(kq);
 	if (self) {
 		kq_fdtab_set_kq(fd, NULL);
 		/* a thread of ours asleep in it wakes and finds it dead (the
@@ -323,6 +359,7 @@ void kq_defer_close(struct kqueue *kq, int fd, bool self)
 		if (wrfd >= 0)
 			sys_epoll_ctl(wrfd, EPOLL_CTL_DEL, fd, 0, 0);
 	}
+	kq_hwin_leave(kq, g);
 	int v = (fd + 1) | (self ? KQ_DEFER_SELF : 0);
 	for (unsigned i = 0; i < KQ_DEFER_MAX; i++) {
 		int free = 0;
@@ -371,6 +408,7 @@ struct sleeper {
 	struct kqueue *kq;
 	bool           consume;
 	unsigned       bit;      /* kq_held_sleeping() */
+	unsigned       win;      /* kq_win_enter() */
 };
 
 static void sleep_cancelled(void *arg)
@@ -379,6 +417,7 @@ static void sleep_cancelled(void *arg)
 	struct kqueue *kq = sl->kq;
 	kq_held_unlocked(sl->bit, false);
 	kq_mutex_lock(&kq->lock);
+	kq_win_leave(kq, sl->win);
 	kq_held_awake(sl->bit);
 	if (sl->consume) {
 		kq->consumer_h = NULL;
@@ -431,7 +470,7 @@ static int waitset(struct kqueue *kq)
 int kq_sleep(struct kqueue *kq, int maxev, int64_t rem, bool consume)
 {
 	int r;
-	int fd = kq->epfd;
+	int fd = kq->epfd;   /* under the lock, and used in a window (W9) */
 	struct epoll_event one, *evs = kq->hbuf;
 	if (!consume) {
 		fd = waitset(kq);
@@ -457,15 +496,16 @@ int kq_sleep(struct kqueue *kq, int maxev, int64_t rem, bool consume)
 		kq->consumer_maxev = maxev;
 	}
 	kq_sync_wake(kq);
+	struct sleeper sl = { kq, consume, bit, kq_win_enter(kq) };
 	kq_mutex_unlock(&kq->lock);
 	kq_held_unlocked(bit, true);
-	struct sleeper sl = { kq, consume, bit };
 	pthread_cleanup_push(sleep_cancelled, &sl);
 	r = kq_epoll_wait(fd, evs, consume ? maxev : 1, rem);
 	pthread_cleanup_pop(0);
 	kq_held_unlocked(bit, false);
 	kq_prefetch_hint(kq);
 	kq_mutex_lock(&kq->lock);
+	kq_win_leave(kq, sl.win);
 	if (consume) {
 		kq->consumer_h = NULL;
 		if (__builtin_expect(kq->robbed, 0)) {

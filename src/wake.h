@@ -107,6 +107,20 @@
  *      nothing, so a kqueue another one watches (kq->watched) writes
  *      wakefd at every enable of a descriptor knote (register.c): an
  *      eventfd write always wakes epfd's pollers.
+ *   W9 Numbers used without the lock.  epfd, waitfd and wakefd may move
+ *      to other numbers (move.c: the program's dup2() onto one).  A thread
+ *      that uses one after letting the lock go (a sleep's epoll_wait(), a
+ *      poke after the unlock) reads it under the lock inside a window
+ *      counted in win[] by the parity of wgen (kq_win_enter), and closes
+ *      the window after taking the lock again; a signal handler counts
+ *      itself in hwin[] (kq_hwin_enter).  A move changes the numbers and
+ *      wgen under every kqueue's lock, then, without the locks (a handler
+ *      on a sleeping thread may need them), kicks the wake entry (W8's
+ *      DEL+ADD) until the old parity's windows are all closed: every
+ *      sleeper wakes and comes back on the new numbers.  Only then do the
+ *      entries keyed by the old number go and the number stop being
+ *      libkq's.  So no epoll call ever names a number libkq gave up, and
+ *      a move costs the sleepers a spurious wake-up, never a lost one.
  */
 #ifndef KQ_WAKE_H
 #define KQ_WAKE_H
@@ -145,9 +159,52 @@ void kq_sync_wake(struct kqueue *kq);
 /* One report of the wake entry, as an eventfd write would make: the
  * entry (edge-triggered) is enabled again, and the process's wake
  * eventfd is always readable.  Async-signal-safe. */
+static inline void kq_wake_poke_fds(int epfd, int wakefd)
+{
+	sys_epoll_ctl(epfd, EPOLL_CTL_MOD, wakefd, EPOLLIN | EPOLLET, KQ_TAG_WAKE);
+}
+
 static inline void kq_wake_poke(struct kqueue *kq)
 {
-	sys_epoll_ctl(kq->epfd, EPOLL_CTL_MOD, kq->wakefd, EPOLLIN | EPOLLET, KQ_TAG_WAKE);
+	kq_wake_poke_fds(kq->epfd, kq->wakefd);
+}
+
+/*
+ * A use of epfd, waitfd or wakefd after the lock is let go (rule W9): the
+ * numbers are read under the lock, inside the window, and the window
+ * closes once the system call is done and the lock taken again.  A
+ * descriptor's move (move.c) waits until every window opened before it
+ * changed the numbers has closed: until then the old number stays its.
+ */
+static inline unsigned kq_win_enter(struct kqueue *kq)
+{
+	unsigned g = atomic_load_explicit(&kq->wgen, memory_order_relaxed) & 1;
+	kq->win[g]++;
+	return g;
+}
+
+static inline void kq_win_leave(struct kqueue *kq, unsigned g)
+{
+	kq->win[g]--;
+}
+
+/* The same for a signal handler, which may not take the lock: counted
+ * first, then the parity read again, so that a move that changed it in
+ * between sees the count, or this handler sees the new numbers. */
+static inline unsigned kq_hwin_enter(struct kqueue *kq)
+{
+	for (;;) {
+		unsigned g = atomic_load(&kq->wgen) & 1;
+		atomic_fetch_add(&kq->hwin[g], 1);
+		if ((atomic_load(&kq->wgen) & 1) == g)
+			return g;
+		atomic_fetch_sub(&kq->hwin[g], 1);
+	}
+}
+
+static inline void kq_hwin_leave(struct kqueue *kq, unsigned g)
+{
+	atomic_fetch_sub_explicit(&kq->hwin[g], 1, memory_order_release);
 }
 void kq_wake_kick(struct kqueue *kq);
 void kq_wake_dead(struct kqueue *kq);

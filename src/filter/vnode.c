@@ -363,6 +363,31 @@ static bool pool_put(int fd)
 	return false;
 }
 
+/* dup2() onto a parked instance's number (move.c): the instance moves to
+ * another.  1 when it did, 0 when fd is not parked here (a taker may
+ * have it now: then it is an instance in use, at a number of its own),
+ * -errno when no number is free. */
+int kq_vnode_pool_move(int fd)
+{
+	for (unsigned i = 0; i < POOL; i++) {
+		if (atomic_load(&pool[i]) != fd)
+			continue;
+		int high = kq_fd_dup_high(fd);
+		if (high < 0)
+			return high;
+		kq_fdtab_hide(high);
+		int want = fd;
+		if (atomic_compare_exchange_strong(&pool[i], &want, high)) {
+			kq_fdtab_unhide(fd);
+			return 1;
+		}
+		kq_fdtab_unhide(high);
+		sys_close(high);
+		return 0;
+	}
+	return 0;
+}
+
 /* In a fork child: the parked instances are the parent's too. */
 void kq_vnode_fork_child(void)
 {

@@ -73,22 +73,31 @@ int KQ_INTERPOSE(fclose)(FILE *f)
 
 /*
  * Numbers libkq holds for itself (hide.c) are free numbers to the program:
- * one as the source is EBADF.  One as the target cannot be given up while
- * kqueues may be using it: EBUSY, which Linux's dup2() and dup3() return
- * for a number another thread is opening.
+ * one as the source is EBADF.  One as the target is the program's once
+ * libkq's descriptor has moved out of the way (move.c); EBUSY, which
+ * Linux's dup2() and dup3() return for a number another thread is
+ * opening, when it cannot move (the caller is a signal handler inside a
+ * kevent() of its thread).  Returns 1 when a descriptor moved.
  */
-static int dup_hidden(int oldfd, int newfd)
+static int dup_hidden(int oldfd, int newfd, int flags)
 {
 	if (kq_fd_hidden_live(oldfd))
 		return -EBADF;
-	if (kq_fd_hidden_live(newfd))
-		return sys_fcntl(oldfd, F_GETFD, 0) < 0 ? -EBADF : -EBUSY;
-	return 0;
+	if (!kq_fd_hidden_live(newfd))
+		return 0;
+	/* what the real call would refuse, refused before anything moves */
+	if (sys_fcntl(oldfd, F_GETFD, 0) < 0)
+		return -EBADF;
+	if (oldfd == newfd || (flags & ~O_CLOEXEC))
+		return -EINVAL;
+	int r = kq_fd_move_out(newfd);
+	return r < 0 ? r : 1;
 }
 
 int KQ_INTERPOSE(dup3)(int oldfd, int newfd, int flags)
 {
-	int h = dup_hidden(oldfd, newfd);
+	/* a vfork() child's table is its own: libkq has nothing there */
+	int h = kq_foreign_process() ? 0 : dup_hidden(oldfd, newfd, flags);
 	if (__builtin_expect(h < 0, 0)) {
 		errno = -h;
 		return -1;
@@ -96,6 +105,12 @@ int KQ_INTERPOSE(dup3)(int oldfd, int newfd, int flags)
 	if (oldfd != newfd && kq_fdtab_busy(newfd) && sys_fcntl(oldfd, F_GETFD, 0) >= 0)
 		kq_fd_closing(newfd);
 	int r = (int)(syscall(SYS_dup3, oldfd, newfd, flags));
+	if (r < 0 && h > 0) {
+		/* the copy left at newfd is nobody's: not the program's */
+		int e = errno;
+		sys_close(newfd);
+		errno = e;
+	}
 	if (r >= 0 && !kq_foreign_process())
 		kq_fdtab_copied(oldfd);   /* births (fdtab.c) */
 	return r;

@@ -16,6 +16,8 @@
  *            while mutators add, delete, trigger and write concurrently
  *   churn    a closer thread closes kqueues under sleeping waiters and
  *            makes new ones
+ * In half the scenarios a mover thread also dup2()s onto the numbers libkq
+ * holds for itself, which moves libkq's descriptors under the sleepers.
  * Waiters always sleep with a NULL timeout.  Some put their re-arms into
  * their own next kevent() call (changelist and wait in one call, as
  * libevent does).  Every scenario ends by closing its kqueues while the
@@ -83,7 +85,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -176,7 +180,7 @@ enum op {
 	OP_WRITE, OP_READ, OP_ADD, OP_DEL, OP_EN, OP_DIS, OP_REARM, OP_TRIG,
 	OP_CLOSE, OP_OPEN, OP_REC, OP_DRAIN, OP_HREARM, OP_HAND, OP_WREARM,
 	OP_INFL, OP_CALL, OP_RET, OP_NEST, OP_NESTARM, OP_KQCLOSE, OP_KQCLOSED,
-	OP_KQNEW, OP_DUE, OP_ERRREC, OP_STALE, OP_BEGIN, OP_NOP
+	OP_KQNEW, OP_DUE, OP_ERRREC, OP_STALE, OP_BEGIN, OP_MOVE, OP_NOP
 };
 
 static const char *const op_name[] = {
@@ -184,7 +188,7 @@ static const char *const op_name[] = {
 	"close", "open", "record", "drain", "handler-rearm", "hand-off",
 	"worker-rearm", "queue-in-call", "kevent-enter", "kevent-return",
 	"inner-drain", "inner-rearm", "kq-close", "kq-closed", "kq-new",
-	"due", "error-record", "stale-record", "call-begin", "mark"
+	"due", "error-record", "stale-record", "call-begin", "dup2-onto-libkq", "mark"
 };
 
 /* Stamps order every logged event: one counter, so that "returned
@@ -339,7 +343,7 @@ static void *ud_make(int idx, int w, uint32_t gen, uint32_t rver)
 enum sc_kind { SC_ONE, SC_MULTI, SC_NESTED, SC_POLLER, SC_CHURN, SC_N };
 static const char *const sc_name[] = { "one", "multi", "nested", "poller", "churn" };
 
-enum role { R_WAITER, R_MUTATOR, R_WORKER, R_CLOSER };
+enum role { R_WAITER, R_MUTATOR, R_WORKER, R_CLOSER, R_MOVER };
 
 /* Mutator operation weights */
 enum mop { M_WRITE, M_READ, M_ADD, M_DEL, M_EN, M_DIS, M_REARM, M_TRIG, M_CLOSE, M_N };
@@ -353,6 +357,7 @@ struct scen {
 	unsigned wt[M_N];
 	unsigned p_now, p_hand, p_later, p_infl;   /* after a dispatch/oneshot record */
 	int churn_ms;
+	bool mover;              /* a thread dup2()s onto libkq's own numbers */
 };
 
 struct kqslot {
@@ -422,17 +427,18 @@ static void print_scenario(void)
 	int64_t t = now_ns();
 	fprintf(stderr, "  seed %" PRIu64 " (KQ_TORTURE_SEED=%" PRIu64 "), scenario #%d \"%s\" "
 		"(scenario seed %" PRIu64 "): %d kqueue(s), %d waiter(s), %d mutator(s), "
-		"%d worker(s), %d objects, %s%s; %.3f s into the run, %.3f s into the "
+		"%d worker(s), %d objects, %s%s%s; %.3f s into the run, %.3f s into the "
 		"scenario\n", cfg_seed, cfg_seed, s->num, sc_name[s->kind], s->seed, s->nkq,
 		s->nwait, s->nmut, s->nwork, s->nobj, s->evstyle ? "re-arms in the waiter's call" :
 		"re-arms in separate calls", s->kind == SC_NESTED ?
 		(s->nest ? ", inner kqueue EV_DISPATCH" : ", inner kqueue level") : "",
+		s->mover ? ", dup2() onto libkq's numbers" : "",
 		(double)(t - g_t0) / 1e9, (double)(t - atomic_load(&g_sc_t0)) / 1e9);
 }
 
 static void print_threads(void)
 {
-	static const char *const rn_[] = { "waiter", "mutator", "worker", "closer" };
+	static const char *const rn_[] = { "waiter", "mutator", "worker", "closer", "mover" };
 	uint64_t now = atomic_load(&g_clock);
 	for (int i = 0; i < g_nthr; i++) {
 		struct thr *t = &g_thr[i];
@@ -1263,6 +1269,65 @@ static void *closer_main(void *arg)
 	return NULL;
 }
 
+/*
+ * The mover: dup2() of /dev/null onto a number libkq holds for itself (an
+ * epoll set, its waitset, the wake eventfd: high numbers, out of the
+ * program's way), then close() of it as the program's own.  On FreeBSD
+ * the number is free; libkq moves its descriptor to another number while
+ * the waiters sleep, and nothing may be lost.
+ */
+static int g_move_floor;
+static _Atomic long long g_moves;
+
+static int mover_pick(struct rng *r)
+{
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return -1;
+	int c[64], n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		int fd = atoi(e->d_name);
+		if (fd < g_move_floor || fd == dirfd(d))
+			continue;
+		char path[64], l[64];
+		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+		ssize_t k = readlink(path, l, sizeof l - 1);
+		if (k <= 0)
+			continue;
+		l[k] = 0;
+		if ((strstr(l, "eventpoll") || strstr(l, "eventfd") || strstr(l, "inotify")) &&
+		    n < 64)
+			c[n++] = fd;
+	}
+	closedir(d);
+	return n ? c[rn(r, (unsigned)n)] : -1;
+}
+
+static void *mover_main(void *arg)
+{
+	struct thr *t = arg;
+	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (null < 0)
+		die("/dev/null");
+	while (!atomic_load(&g_stop_mut)) {
+		sleep_ns(1000000 + (int64_t)rn(&t->r, 10000000));
+		int h = mover_pick(&t->r);
+		if (h < 0)
+			continue;
+		lg(t->id, OP_MOVE, 0xfe, 0, 0, h, null);
+		/* the number may have been freed meanwhile (a kqueue closed):
+		 * then it is a free number, and dup2() takes it all the same */
+		if (dup2(null, h) != h)
+			die("dup2() onto a number libkq holds for itself");
+		close(h);
+		t->ops++;
+		atomic_fetch_add(&g_moves, 1);
+	}
+	close(null);
+	return NULL;
+}
+
 /* ------------------------------------------------------------------ */
 /* the watchdog                                                        */
 
@@ -1491,8 +1556,9 @@ static void plan(struct scen *s, struct rng *r, int kind, int num)
 		s->churn_ms = 5 + (int)rn(r, 60);
 		break;
 	}
-	if (s->nwait + s->nmut + s->nwork + 1 > MAX_THR)
-		s->nwait = MAX_THR - 1 - s->nmut - s->nwork;
+	s->mover = g_move_floor > 0 && chance(r, 50);
+	if (s->nwait + s->nmut + s->nwork + 2 > MAX_THR)
+		s->nwait = MAX_THR - 2 - s->nmut - s->nwork;
 }
 
 static struct thr *new_thr(int role, int kqi, void *(*fn)(void *))
@@ -1589,6 +1655,8 @@ static void run_scenario(const struct scen *plan_)
 		new_thr(R_WORKER, 0, worker_main);
 	if (s->kind == SC_CHURN)
 		new_thr(R_CLOSER, 0, closer_main);
+	if (s->mover)
+		new_thr(R_MOVER, 0, mover_main);
 	g_checking = true;
 	pthread_mutex_unlock(&g_sclock);
 
@@ -1691,6 +1759,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	/* libkq's own numbers are the highest it may use, below the last
+	 * eighth of the limit (at most 4096): far above the harness's */
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur >= 1024)
+		g_move_floor = (int)((rl.rlim_cur < 4096 ? rl.rlim_cur : 4096) / 2);
 	for (int i = 0; i < MAX_OBJ; i++) {
 		pthread_mutex_init(&g_obj[i].mu, NULL);
 		g_obj[i].rfd = g_obj[i].wfd = -1;
@@ -1741,6 +1814,7 @@ int main(int argc, char **argv)
 		       sc_name[i], st->runs, st->secs, st->ops, st->calls, st->recs, st->quiet,
 		       st->quiet_met, st->due_met, st->kq_closes, st->close_wakes);
 	}
+	printf("  dup2() onto libkq's own numbers: %lld\n", atomic_load(&g_moves));
 	printf("  wake-ups checked: q-met (watches due at a quiet check, then met), due-met "
 	       "(due at a watchdog sample, then met), close-wk (waiters asleep in a kqueue "
 	       "that close() woke)\n");

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * dup2() or dup3() onto a number libkq holds for itself (hide.c).  On
+ * FreeBSD that number is free and the program's descriptor lands there;
+ * here libkq's descriptor first moves to another number, and the caller
+ * then makes the real call.
+ *
+ * What may sit there: a kqueue's private epoll copy (epfd), its waitset
+ * (waitfd), the process's wake eventfd (every kqueue's wakefd), or a
+ * parked inotify instance.  The numbers are changed under every kqueue's
+ * lock (as before a fork).  What makes a move more than a renumbering are
+ * the threads that use a number without the lock (wake.h, rule W9): a
+ * sleep's epoll_wait(), a poke after the unlock, a signal handler's
+ * EPOLL_CTL calls.  They read the number inside a window counted under
+ * the parity of the kqueue's wgen; the move turns the parity, and the old
+ * number stays libkq's until the old parity's windows have all closed.
+ * A sleeper's window lasts its sleep, so the move wakes the sleepers
+ * (kq_wake_kick: a spurious wake-up, which kevent() absorbs) until none
+ * is left in an old window.  Only then do the entries keyed by the old
+ * number go (an epoll entry is named by file and number: the wake
+ * eventfd's entry in each epoll set, the epoll copy's in the waitset),
+ * the number stop being libkq's, and the program's call follow.
+ *
+ * Refused with EBUSY, as before, when the calling thread is itself inside
+ * a kevent() (a signal handler that interrupted one): waiting for the
+ * windows would wait for itself.  A kqueue off the live list (being made,
+ * or closed while threads were inside it) is waited for: it is on it, or
+ * gone, within moments (a second at most, then EBUSY).  Signals are blocked throughout, and
+ * moves are one at a time; a fork waits for a move to end (fork.c).
+ */
+#include "kq.h"
+#include "sys.h"
+
+#include <fcntl.h>
+#include <time.h>
+
+static pthread_mutex_t move_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void kq_move_lock(void)
+{
+	pthread_mutex_lock(&move_lock);
+}
+
+void kq_move_unlock(void)
+{
+	pthread_mutex_unlock(&move_lock);
+}
+
+enum what { NONE, EPFD, WAITFD, WAKEFD };
+
+/* Under kq_glock and every kqueue's lock: the new number in place of the
+ * old where kq uses it.  An entry keyed by the new number joins the one
+ * keyed by the old, which goes at the end (finish()).  A wake entry made
+ * anew is ready at once: wake_on says that a report may wait (W1), and
+ * its taker finds at most nothing to do. */
+static bool renumber(struct kqueue *kq, enum what w, int old, int new)
+{
+	switch (w) {
+	case EPFD:
+		if (kq->epfd != old)
+			return false;
+		if (kq->waitfd >= 0)
+			sys_epoll_ctl(kq->waitfd, EPOLL_CTL_ADD, new, EPOLLIN, 0);
+		__atomic_store_n(&kq->epfd, new, __ATOMIC_RELEASE);
+		return true;
+	case WAITFD:
+		if (kq->waitfd != old)
+			return false;
+		kq->waitfd = new;
+		return true;
+	case WAKEFD:
+		if (kq->wakefd != old)
+			return false;
+		sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, new,
+			      EPOLLIN | (kq->dead ? 0 : EPOLLET), KQ_TAG_WAKE);
+		kq->wakefd = new;
+		kq->wake_on = true;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Whether a window opened before the move (the parity before the move's
+ * turn) is still open in kq; if so its sleepers are woken, and will come
+ * back to sleep in windows of the new parity. */
+static bool windows_open(struct kqueue *kq)
+{
+	kq_mutex_lock(&kq->lock);
+	unsigned par = (atomic_load(&kq->wgen) & 1) ^ 1;
+	bool open = kq->win[par] != 0 || atomic_load(&kq->hwin[par]) != 0;
+	if (open) {
+		kq_wake_kick(kq);
+		kq->wake_on = true;
+	}
+	kq_mutex_unlock(&kq->lock);
+	return open;
+}
+
+/* The entries keyed by the old number go while it still names libkq's
+ * file, and the kqueue is let go as by any kevent() (it was held, in
+ * users, so that it could not be torn down meanwhile). */
+static void finish(struct kqueue *kq, enum what w, int old)
+{
+	kq_held_enter(&kq->lock);
+	kq_mutex_lock(&kq->lock);
+	if (w == EPFD && kq->waitfd >= 0)
+		sys_epoll_ctl(kq->waitfd, EPOLL_CTL_DEL, old, 0, 0);
+	if (w == WAKEFD)
+		sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, old, 0, 0);
+	kq_release(kq);
+}
+
+static int move_out(int fd)
+{
+	if (!kq_fd_hidden_live(fd))
+		return 0;   /* not libkq's any more */
+	int r = kq_vnode_pool_move(fd);
+	if (r != 0)
+		return r < 0 ? -EBUSY : 0;
+	enum what w = kq_wake_shared_hold(fd) ? WAKEFD : NONE;
+	int new = kq_fd_dup_high(fd);
+	if (new < 0) {
+		if (w == WAKEFD)
+			kq_wake_shared_put();
+		return -EBUSY;
+	}
+	kq_fdtab_hide(new);
+
+	pthread_mutex_lock(&kq_glock);
+	kq_lock_all();
+	if (w == NONE)
+		for (struct kqueue *kq = kq_live; kq && w == NONE; kq = kq->gnext)
+			w = kq->epfd == fd ? EPFD : kq->waitfd == fd ? WAITFD : NONE;
+	struct kqueue *held = NULL;
+	for (struct kqueue *kq = kq_live; kq; kq = kq->gnext) {
+		if (!renumber(kq, w, fd, new))
+			continue;
+		atomic_fetch_add(&kq->wgen, 1);
+		kq->users++;
+		kq->mnext = held;
+		held = kq;
+	}
+	if (w == WAKEFD)
+		kq_wake_shared_moved(new);
+	kq_unlock_all();
+	pthread_mutex_unlock(&kq_glock);
+
+	if (w == NONE) {
+		kq_fdtab_unhide(new);
+		sys_close(new);
+		/* its kqueue was torn down meanwhile (the number is free or
+		 * the program's), or is not on the live list: being made, or
+		 * closed with threads still inside, which its close woke and
+		 * which leave at once.  Either way, not for long. */
+		return kq_fd_hidden_live(fd) ? -EAGAIN : 0;
+	}
+	for (bool open = true; open;) {
+		open = false;
+		for (struct kqueue *kq = held; kq; kq = kq->mnext)
+			open |= windows_open(kq);
+		if (open) {
+			struct timespec ts = { 0, 20000 };
+			KQ_SYSCALL(SYS_nanosleep, &ts, NULL);
+		}
+	}
+	while (held) {
+		struct kqueue *kq = held;
+		held = kq->mnext;
+		kq->mnext = NULL;
+		finish(kq, w, fd);
+	}
+	kq_fdtab_unhide(fd);
+	if (w == WAKEFD)
+		kq_wake_shared_put();
+	return 0;
+}
+
+int kq_fd_move_out(int fd)
+{
+	/* inside a kevent() on this thread: see above */
+	if (kq_held_self()->n != 0)
+		return -EBUSY;
+	sigset_t old;
+	kq_signals_block(&old);
+	kq_move_lock();
+	int r;
+	for (int tries = 0; (r = move_out(fd)) == -EAGAIN && tries < 20000; tries++) {
+		struct timespec ts = { 0, 50000 };
+		KQ_SYSCALL(SYS_nanosleep, &ts, NULL);
+	}
+	kq_move_unlock();
+	kq_signals_restore(&old);
+	return r == -EAGAIN ? -EBUSY : r;
+}
