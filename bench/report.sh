@@ -757,6 +757,23 @@ real_server_md() {
 	EOF2
 	tab "$S" real-server "" \
 		"case=case;idle connections=idle;kqueue CPU per request (us)=kqueue_us_per_req@%.2f;epoll CPU per request (us)=epoll_us_per_req@%.2f;ratio of the medians=ratio@%.2fx;paired ratio=ratio_paired@%.2fx;lowest pair=pair_min@%.2fx;highest pair=pair_max@%.2fx;spread kqueue (%)=kqueue_iqr_pct@%.0f;spread epoll (%)=epoll_iqr_pct@%.0f"
+	if ! grep -q '^real-server-calls ' "$S"; then
+		printf '\nNo system call counts: %s\n' "perf could not count them (see perf/raw/real-server.txt)"
+		return 0
+	fi
+	cat <<-EOF2
+
+	The worker's system calls per request, counted by perf's syscall
+	tracepoints over one more pair of blocks of each case (the unmeasured
+	ones included): every call, and the calls where the builds differ or
+	that serve a request. The kqueue build's \`ioctl\` (FIONREAD),
+	\`io_uring_enter\` (SIOCINQ for 4 or more TCP connections at once) and
+	\`getsockopt\` (a listener's pending connections) are libkq's queries
+	for FreeBSD's \`data\`, which the epoll build does not ask for.
+
+	EOF2
+	tab "$S" real-server-calls "" \
+		"case=case;build=build;all calls=per_req@%.2f;epoll_wait=epoll_wait@%.3f;epoll_ctl=epoll_ctl@%.3f;io_uring_enter=io_uring_enter@%.3f;ioctl=ioctl@%.3f;getsockopt=getsockopt@%.3f;accept4=accept4@%.3f;recvfrom=recvfrom@%.3f;writev=writev@%.3f;sendfile=sendfile64@%.3f;setsockopt=setsockopt@%.3f;openat=openat@%.3f;close=close@%.3f"
 }
 
 # libc_calls_md: what the C library functions libkq replaces cost

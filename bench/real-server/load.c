@@ -38,6 +38,7 @@
  * weighs on both alike.  Every reply's status and length are checked.
  *
  * Output, one line per result:
+ *   real-server-warmup case, idle, build, requests (the unmeasured block)
  *   real-server-block  case, idle, pair, build, requests, cpu_us, us_per_req
  *   real-server        per case: each build's median CPU per request, the
  *                      ratio of the medians (A / B), the median of the
@@ -405,8 +406,12 @@ static void run_block(struct server *s, const char *label, int idle, int pair, u
 	uint64_t c0 = cpu_ns(s->pid);
 	long n = block(s, now_ns() + ms * 1000000u);
 	uint64_t c1 = cpu_ns(s->pid);
-	if (pair < 0)
+	if (pair < 0) {
+		/* counted by whoever counts the server's system calls */
+		printf("real-server-warmup case=%s idle=%d build=%s requests=%ld\n", label, idle, s->name, n);
+		fflush(stdout);
 		return;
+	}
 	s->reqs[pair] = n;
 	s->us[pair] = (double)(c1 - c0) / 1000.0 / (double)n;
 	printf("real-server-block case=%s idle=%d pair=%d build=%s requests=%ld cpu_us=%.0f us_per_req=%.3f\n",

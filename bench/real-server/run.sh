@@ -40,6 +40,9 @@
 #                     the lowest and highest pair ratio, each build's spread
 #   real-server-summary  the worst case's paired ratio (worst_ratio,
 #                     worst_case) and the median of the cases' (median_ratio)
+#   real-server-calls per build, of keepalive and close: the worker's system
+#                     calls per request (per_req), and of the calls named
+#                     in $calls below, each one's (those it made)
 # Messages start with "real-server:".
 #
 # Time on 2 cores: about 2 minutes to fetch and build both the first time;
@@ -61,7 +64,7 @@ quick=0
 mkdir -p "$2" || exit 1
 take_args "$top" "$1" "${CC:-cc}" "$(cd "$2" && pwd)"
 
-blocks=7 block_ms=1000 cases="keepalive close memory keepalive-idle close-idle"
+blocks=11 block_ms=700 cases="keepalive close memory keepalive-idle close-idle"
 [ $quick = 1 ] && blocks=5 block_ms=300 cases="keepalive close keepalive-idle close-idle"
 conns=32
 # the idle connections of a case: each server holds them and the active
@@ -142,27 +145,78 @@ echo "# real-server kernel=$(uname -r) arch=$(uname -m) cpu=\"$cpu\" cpus=$(getc
      "loadavg=$(cut -d' ' -f1 /proc/loadavg) server=nginx version=$ver conns=$conns blocks=$blocks" \
      "block_ms=$block_ms idle_max=$idle quick=$quick"
 
+# load CASE BLOCKS OUT: load.c's run of CASE, BLOCKS pairs, output to OUT.
+load() {
+	case $1 in
+	keepalive*) set -- "$@" --conn=keepalive --path=/small.txt --body=100 ;;
+	close*) set -- "$@" --conn=close --path=/small.txt --body=100 ;;
+	memory) set -- "$@" --conn=keepalive --path=/empty.gif --body=43 ;;
+	esac
+	case $1 in
+	*-idle) set -- "$@" --idle=$idle ;;
+	esac
+	ld_case=$1 ld_blocks=$2 ld_out=$3
+	shift 3
+	# shellcheck disable=SC2154
+	timeout 300 "$work/load" run "$@" --conns=$conns --blocks="$ld_blocks" --block-ms=$block_ms \
+		--label="$ld_case" kqueue "$port_kqueue" "$worker_kqueue" epoll "$port_epoll" "$worker_epoll" \
+		>"$ld_out" 2>&1
+}
+
 t0=$(date +%s)
 : >"$work/cases"
 for c in $cases; do
-	case $c in
-	keepalive*) set -- --conn=keepalive --path=/small.txt --body=100 ;;
-	close*) set -- --conn=close --path=/small.txt --body=100 ;;
-	memory) set -- --conn=keepalive --path=/empty.gif --body=43 ;;
-	esac
-	case $c in
-	*-idle) set -- "$@" --idle=$idle ;;
-	esac
-	# shellcheck disable=SC2154
-	timeout 300 "$work/load" run "$@" --conns=$conns --blocks=$blocks --block-ms=$block_ms \
-		--label="$c" kqueue "$port_kqueue" "$worker_kqueue" epoll "$port_epoll" "$worker_epoll" \
-		>"$work/case-$c.txt" 2>&1
+	load "$c" $blocks "$work/case-$c.txt"
 	rc=$?
 	cat "$work/case-$c.txt"
 	[ $rc = 0 ] || die "the $c case failed (status $rc; see $work/case-$c.txt, $run/*/logs)"
 	grep '^real-server ' "$work/case-$c.txt" >>"$work/cases"
 	say "$c done, $(( $(date +%s) - t0 )) s so far"
 done
+
+# ---- which system calls each build makes per request ----
+# One more pair of blocks of keepalive and close, each worker's system
+# calls counted by perf's tracepoints (all of them, and those below one by
+# one) from the first request to the last, the unmeasured blocks included.
+calls="epoll_wait epoll_pwait epoll_pwait2 epoll_ctl io_uring_enter ioctl getsockopt
+setsockopt accept4 recvfrom writev sendfile64 openat newfstatat close"
+set -- -e raw_syscalls:sys_enter
+for k in $calls; do
+	set -- "$@" -e "syscalls:sys_enter_$k"
+done
+if ! command -v perf >/dev/null 2>&1 || ! perf stat -x, -o /dev/null "$@" true >/dev/null 2>&1; then
+	say "perf cannot count these system calls here (not installed, no tracepoints, or not allowed): no counts per request"
+else
+	for c in keepalive close; do
+		for w in kqueue epoll; do
+			eval "pw=\$worker_$w"
+			perf stat -x, -o "$work/calls-$w-$c.csv" "$@" -p "$pw" &
+			eval "perf_$w=\$!"
+		done
+		sleep 1   # perf attached
+		load "$c" 1 "$work/calls-$c.txt"
+		rc=$?
+		# shellcheck disable=SC2154
+		kill -INT "$perf_kqueue" "$perf_epoll"
+		wait "$perf_kqueue" "$perf_epoll"
+		[ $rc = 0 ] || die "counting the $c case's calls failed (see $work/calls-$c.txt)"
+		for w in kqueue epoll; do
+			n=$(awk -v w="$w" '$1 ~ /^real-server-(block|warmup)$/ && $0 ~ " build=" w " " {
+				for (i = 2; i <= NF; i++) if ($i ~ /^requests=/) n += substr($i, 10)
+			} END { print n + 0 }' "$work/calls-$c.txt")
+			awk -F, -v c="$c" -v w="$w" -v n="$n" '
+			$1 ~ /^[0-9]+$/ && $3 == "raw_syscalls:sys_enter" { all = $1 }
+			$1 ~ /^[0-9]+$/ && $3 ~ /^syscalls:sys_enter_/ && $1 > 0 { k[++m] = substr($3, 20); v[m] = $1 }
+			END {
+				if (n <= 0 || all == "") exit
+				s = sprintf("real-server-calls case=%s build=%s requests=%d per_req=%.3f", c, w, n, all / n)
+				for (i = 1; i <= m; i++) s = s sprintf(" %s=%.3f", k[i], v[i] / n)
+				print s
+			}' "$work/calls-$w-$c.csv"
+		done
+	done
+fi
+
 for w in kqueue epoll; do
 	if grep -E '\[(alert|crit|emerg)\]' "$run/$w/logs/error.log" >"$work/bad-lines"; then
 		head -5 "$work/bad-lines"
