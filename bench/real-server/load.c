@@ -95,13 +95,18 @@ static struct sockaddr_in addr_of(int port)
 	return a;
 }
 
+static DIR *proc_dir(int pid, const char *what)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/%s", pid, what);
+	return opendir(path);
+}
+
 /* CPU time of every thread of PID, in ns; a thread that ended took its
  * time with it, but the servers measured here run one thread per worker. */
 static uint64_t cpu_ns(int pid)
 {
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%d/task", pid);
-	DIR *d = opendir(path);
+	DIR *d = proc_dir(pid, "task");
 	if (!d)
 		die("server process %d is gone", pid);
 	uint64_t sum = 0;
@@ -126,9 +131,7 @@ static uint64_t cpu_ns(int pid)
 
 static int count_fds(int pid)
 {
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%d/fd", pid);
-	DIR *d = opendir(path);
+	DIR *d = proc_dir(pid, "fd");
 	if (!d)
 		return -1;
 	int n = 0;

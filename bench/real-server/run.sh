@@ -51,18 +51,9 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 who=real-server
-if [ $# -lt 2 ] || [ $# -gt 3 ] || { [ $# = 3 ] && [ "$3" != --quick ]; }; then
-	echo "usage: sh $0 LIBKQ WORKDIR [--quick]" >&2
-	exit 2
-fi
-quick=0
-[ "${3:-}" = --quick ] && quick=1
-[ -f "$1" ] || { echo "$who: no libkq at $1" >&2; exit 2; }
 . "$top/test/integration/debsrc.sh"
 . "$top/test/integration/nginx-build.sh"
-# nginx is given absolute paths (its -p prefix would be put before others)
-mkdir -p "$2" || exit 1
-take_args "$top" "$1" "${CC:-cc}" "$(cd "$2" && pwd)"
+bench_args "${CC:-cc}" "$@"
 
 blocks=11 block_ms=700 cases="keepalive close memory keepalive-idle close-idle"
 [ $quick = 1 ] && blocks=5 block_ms=300 cases="keepalive close keepalive-idle close-idle"
