@@ -774,6 +774,26 @@ real_server_md() {
 	EOF2
 	tab "$S" real-server-calls "" \
 		"case=case;build=build;all calls=per_req@%.2f;epoll_wait=epoll_wait@%.3f;epoll_ctl=epoll_ctl@%.3f;io_uring_enter=io_uring_enter@%.3f;ioctl=ioctl@%.3f;getsockopt=getsockopt@%.3f;accept4=accept4@%.3f;recvfrom=recvfrom@%.3f;writev=writev@%.3f;sendfile=sendfile64@%.3f;setsockopt=setsockopt@%.3f;openat=openat@%.3f;close=close@%.3f"
+	grep -q '^real-server-profile ' "$S" || return 0
+	cat <<-EOF2
+
+	Where each worker's CPU time goes, in % of its samples (\`perf record\`
+	at 4000 samples a second of CPU time, over more pairs of blocks):
+	libkq's own code (its \`kevent()\` and the C library functions it
+	replaces), the kernel's byte counts (io_uring and its socket commands,
+	SIOCINQ/FIONREAD), and three system calls with everything they do.
+
+	EOF2
+	tab "$S" real-server-profile "" \
+		"case=case;build=build;samples=samples;libkq (%)=libkq_pct@%.2f;byte counts (%)=counts_pct@%.2f;epoll_ctl (%)=epoll_ctl_pct@%.2f;getsockopt (%)=getsockopt_pct@%.2f;epoll_wait (%)=epoll_wait_pct@%.2f"
+	echo
+	awk '$1 == "real-server-profile" && / build=kqueue / {
+		for (i = 2; i <= NF; i++) { e = index($i, "="); f[substr($i, 1, e - 1)] = substr($i, e + 1) }
+		t = f["top_libkq"]
+		gsub(/@[A-Z_0-9.]*|\.(lto_priv|constprop|isra|part)\.[0-9.]*/, "", t)
+		gsub(/:/, " ", t); gsub(/,/, "%, ", t)
+		printf "libkq'"'"'s hottest functions, %s: %s%%.\n", f["case"], t
+	}' "$S"
 }
 
 # libc_calls_md: what the C library functions libkq replaces cost

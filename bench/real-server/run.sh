@@ -43,6 +43,9 @@
 #   real-server-calls per build, of keepalive and close: the worker's system
 #                     calls per request (per_req), and of the calls named
 #                     in $calls below, each one's (those it made)
+#   real-server-profile  per build, of keepalive and close: where its CPU
+#                     time goes (perf record; see "where each build's CPU
+#                     goes" below)
 # Messages start with "real-server:".
 #
 # Time on 2 cores: about 2 minutes to fetch and build both the first time;
@@ -55,8 +58,8 @@ who=real-server
 . "$top/test/integration/nginx-build.sh"
 bench_args "${CC:-cc}" "$@"
 
-blocks=11 block_ms=700 cases="keepalive close memory keepalive-idle close-idle"
-[ $quick = 1 ] && blocks=5 block_ms=300 cases="keepalive close keepalive-idle close-idle"
+blocks=11 block_ms=700 prof_pairs=5 cases="keepalive close memory keepalive-idle close-idle"
+[ $quick = 1 ] && blocks=5 block_ms=300 prof_pairs=3 cases="keepalive close keepalive-idle close-idle"
 conns=32
 # the idle connections of a case: each server holds them and the active
 # ones in one process, under its descriptor limit
@@ -204,6 +207,57 @@ else
 				for (i = 1; i <= m; i++) s = s sprintf(" %s=%.3f", k[i], v[i] / n)
 				print s
 			}' "$work/calls-$w-$c.csv"
+		done
+	done
+fi
+
+# ---- where each build's CPU goes ----
+# More pairs of keepalive and close blocks with both workers sampled
+# by perf record (4000 times a second of CPU time, with call chains):
+# each build's share of its samples in libkq's code, in the kernel's byte
+# counts (io_uring and its socket commands, tcp_ioctl: SIOCINQ and
+# FIONREAD), under epoll_ctl, getsockopt and epoll_wait, and libkq's five
+# hottest functions ("function:% of all samples").
+if ! command -v perf >/dev/null 2>&1 || ! perf record -q -o "$work/perf-check.data" true >/dev/null 2>&1; then
+	say "perf cannot sample here (not installed, or not allowed): no profile"
+else
+	for c in keepalive close; do
+		for w in kqueue epoll; do
+			eval "pw=\$worker_$w"
+			perf record -q -F 4000 -g -o "$work/prof-$w-$c.data" -p "$pw" >/dev/null 2>&1 &
+			eval "perf_$w=\$!"
+		done
+		sleep 1
+		load "$c" $prof_pairs "$work/prof-$c.txt"
+		rc=$?
+		kill -INT "$perf_kqueue" "$perf_epoll"
+		wait "$perf_kqueue" "$perf_epoll"
+		[ $rc = 0 ] || die "profiling the $c case failed (see $work/prof-$c.txt)"
+		for w in kqueue epoll; do
+			{
+				perf report -i "$work/prof-$w-$c.data" --no-children --sort dso,sym --stdio -g none 2>/dev/null |
+					sed 's/^/self /'
+				perf report -i "$work/prof-$w-$c.data" --children --sort sym --stdio -g none 2>/dev/null |
+					sed 's/^/children /'
+			} | awk -v c="$c" -v w="$w" '
+			function pct(s) { sub(/%$/, "", s); return s + 0 }
+			$1 == "self" && $2 == "#" && $3 == "Samples:" { n = $4 }
+			$1 == "self" && $2 ~ /%$/ {
+				p = pct($2)
+				if ($3 ~ /^libkq/) {
+					kq += p
+					if (++k <= 5) top = top (k > 1 ? "," : "") $5 ":" p
+				} else if ($3 == "[kernel.kallsyms]" && ($5 ~ /^_*io_/ || $5 ~ /io_uring/ || $5 == "tcp_ioctl"))
+					counts += p
+			}
+			$1 == "children" && $2 ~ /%$/ && $5 ~ /^__x64_sys_(epoll_ctl|getsockopt|epoll_wait)$/ {
+				sc[substr($5, 11)] = pct($2)
+			}
+			END {
+				printf "real-server-profile case=%s build=%s samples=%s libkq_pct=%.2f counts_pct=%.2f", c, w, n, kq, counts
+				printf " epoll_ctl_pct=%.2f getsockopt_pct=%.2f epoll_wait_pct=%.2f top_libkq=%s\n",
+					sc["epoll_ctl"], sc["getsockopt"], sc["epoll_wait"], (top == "" ? "none" : top)
+			}'
 		done
 	done
 fi
