@@ -40,6 +40,7 @@
  * Output, one line per result:
  *   real-server-warmup case, idle, build, requests (the unmeasured block)
  *   real-server-block  case, idle, pair, build, requests, cpu_us, us_per_req
+ *   real-server-pair   case, idle, pair, ratio (A's CPU per request / B's)
  *   real-server        per case: each build's median CPU per request, the
  *                      ratio of the medians (A / B), the median of the
  *                      pairs' ratios (ratio_paired), the lowest and highest
@@ -487,6 +488,8 @@ static int cmd_run(int argc, char **argv)
 		int first = p % 2;
 		run_block(&sv[first], label, idle, p, (uint64_t)block_ms);
 		run_block(&sv[!first], label, idle, p, (uint64_t)block_ms);
+		printf("real-server-pair case=%s idle=%d pair=%d ratio=%.3f\n", label, idle, p + 1,
+		       sv[0].us[p] / sv[1].us[p]);
 	}
 
 	double ratio[MAXPAIRS];

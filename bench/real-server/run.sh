@@ -34,6 +34,7 @@
 #   # real-server     the machine: kernel, arch, cpu="<processor>", cpus,
 #                     loadavg, and nginx's version, blocks, block length
 #   real-server-block one block: case, idle, pair, build, requests, CPU
+#   real-server-pair  one pair of blocks: its ratio, kqueue / epoll
 #   real-server       per case: each build's median CPU per request (us),
 #                     ratio (of the medians, kqueue / epoll), ratio_paired
 #                     (the median of each pair's ratio: what is judged),
@@ -49,7 +50,8 @@
 # Messages start with "real-server:".
 #
 # Time on 2 cores: about 2 minutes to fetch and build both the first time;
-# then about 2 minutes of blocks (--quick: 40 s).
+# then about 2.5 minutes of blocks, 30 s of them counting calls and
+# profiling (--quick: 35 s).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
