@@ -782,6 +782,10 @@ real_server_md() {
 	libkq's own code (its \`kevent()\` and the C library functions it
 	replaces), the kernel's byte counts (io_uring and its socket commands,
 	SIOCINQ/FIONREAD), and three system calls with everything they do.
+	A sample taken as a system call returns lands on the instruction after
+	it: in the function libkq replaces (in the epoll build, in glibc's
+	own), so most of those functions' share below is their calls', not
+	libkq's work.
 
 	EOF2
 	tab "$S" real-server-profile "" \
