@@ -52,25 +52,11 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 who=libuv-bench
-if [ $# -lt 2 ] || [ $# -gt 3 ] || { [ $# = 3 ] && [ "$3" != --quick ]; }; then
-	echo "usage: sh $0 LIBKQ WORKDIR [--quick]" >&2
-	exit 2
-fi
-quick=0
-[ "${3:-}" = --quick ] && quick=1
-[ -f "$1" ] || { echo "$who: no libkq at $1" >&2; exit 2; }
-# Both paths end up in libuv's build (its link line, the runner's working
-# directory): make them absolute.
-lk=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-mkdir -p "$2" || exit 1
-wd=$(cd "$2" && pwd)
-shift 2
-set -- "$lk" "$wd" "$@"
 # debsrc.sh is the integration scripts' way of getting a Debian source
 # (apt-get source, deb-src entries added when missing) and of reporting:
-# say, skip (exit 77), die (exit 1).
+# say, skip (exit 77), die (exit 1); and of taking this script's arguments.
 . "$top/test/integration/debsrc.sh"
-take_args "$top" "$1" "${CMAKE:-cmake}" "$2"
+bench_args "${CMAKE:-cmake}" "$@"
 cmake=$cc   # take_args's third argument: here the cmake to configure with
 
 # The kqueue build's edits are the ones libuv.sh's suite runs on

@@ -3,9 +3,10 @@
 # Runs the benchmarks and reports what they measured.
 #
 #   bench/report.sh BINDIR [DOCSDIR]
-#       Full sizes (about 10 minutes, half of it libuv's benchmarks, built
-#       from Debian's source the first time): runs every program in BINDIR, keeps each
-#       one's output in DOCSDIR/perf/raw/<program>.txt, draws the figures as
+#       Full sizes (about 13 minutes, 5 of them libuv's benchmarks and 3
+#       nginx's, both built from Debian's source the first time): runs every
+#       program in BINDIR, keeps each one's output in
+#       DOCSDIR/perf/raw/<program>.txt, draws the figures as
 #       DOCSDIR/perf/*.png with gnuplot and writes DOCSDIR/performance.md.
 #       DOCSDIR defaults to the docs/ directory next to this script's bench/.
 #       gnuplot: if it is missing and this runs as root, gnuplot-nox is
@@ -35,7 +36,7 @@ mode=report
 case "${1:-}" in
 --headline) mode=headline; shift ;;
 --from-raw) mode=raw; shift ;;
--h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+-h|--help) sed -n '2,27p' "$0"; exit 0 ;;
 esac
 [ $# -ge 1 ] || usage
 bindir=$1
@@ -111,6 +112,21 @@ run() {
 		echo "  $_n: $((_t1 - _t0)) s" >&2
 	fi
 	return 0
+}
+
+# run_sh NAME SCRIPT: runs the script that builds a real program against
+# the build tree's libkq and measures it (SCRIPT LIBKQ WORKDIR, WORKDIR
+# BINDIR/../NAME), its output to $raw/NAME.txt; its exit status 77 means
+# skipped, the reason on its last line (kept in that output, which the
+# report shows).
+run_sh() {
+	sh "$2" "$bindir/../src/libkq.so" "$bindir/../$1" >"$raw/$1.txt" 2>&1
+	case $? in
+	0) ;;
+	77) echo "  $1 skipped: $(tail -n 1 "$raw/$1.txt")" >&2 ;;
+	*) failed="$failed $1"
+	   echo "  $1 FAILED; its output is in $raw/$1.txt" >&2 ;;
+	esac
 }
 
 # The machine, from a program's header comment and the system.
@@ -260,7 +276,7 @@ headline() {
 	echo
 	echo "These are short runs on a shared machine: expect a few percent of noise."
 	echo "Full measurements, with the targets libkq is held to: docs/performance.md"
-	echo "(remeasure with: cmake --build <build-dir> --target bench-report, about 10 minutes)."
+	echo "(remeasure with: cmake --build <build-dir> --target bench-report, about 13 minutes)."
 	if [ -n "$failed" ]; then
 		echo "FAILED:$failed" >&2
 		exit 1
@@ -684,6 +700,104 @@ targets() {
 	meth=$(val "$R/server-patterns.txt" server-patterns-summary method)
 	trow "syscalls per request <= raw epoll's + one per event FreeBSD's exact data needs" \
 		"kevent vs epoll server, calls per request (limit: epoll's at kevent's number of waits + kevent's records per request), method=${meth:-na}: ${stxt:-na}; fewer calls than epoll: ${fewer:-none}" "$sv"
+	# the real server: every case must meet it, judged by its paired ratio
+	S=$R/real-server.txt
+	txt=$(awk '$1 == "real-server" {
+		for (i = 2; i <= NF; i++) { e = index($i, "="); f[substr($i, 1, e - 1)] = substr($i, e + 1) }
+		printf "%s%s %.2fx", (n++ ? ", " : ""), f["case"], f["ratio_paired"]
+	}' "$S" 2>/dev/null)
+	w=$(val "$S" real-server-summary worst_ratio)
+	if [ -n "$txt" ]; then
+		txt="$txt (nginx's worker CPU per request, kqueue build on libkq / epoll build, median of the paired blocks' ratios)"
+	else
+		txt="not measured: $(real_server_why)"
+	fi
+	trow "a real server (nginx from Debian's source): CPU per request <= 1.00x of its epoll build" "$txt" "$(verdict "$w" 1.00)"
+}
+
+# real_server_why: why real-server.txt has no figures (its script's last
+# word, SKIP or FAIL).
+real_server_why() {
+	[ -r "$R/real-server.txt" ] || { echo "bench/real-server/run.sh was not run (no perf/raw/real-server.txt)"; return; }
+	_w=$(sed -n 's/^real-server: \(SKIP\|FAIL\): //p' "$R/real-server.txt" | tail -n 1)
+	echo "${_w:-bench/real-server/run.sh printed no figures (see perf/raw/real-server.txt)}"
+}
+
+# real_server_md: the section on the real server (bench/real-server/run.sh,
+# whose output is kept in real-server.txt).
+real_server_md() {
+	S=$R/real-server.txt
+	printf "\n## Real programs: nginx\n\n"
+	if ! grep -q '^real-server ' "$S" 2>/dev/null; then
+		echo "Not measured: $(real_server_why)."
+		return 0
+	fi
+	h=$(grep -m1 '^# real-server ' "$S")
+	hv() { echo "$h" | sed -n "s/.* $1=\\([^ ]*\\).*/\\1/p"; }
+	cat <<-EOF2
+	Debian's nginx ($(hv version)) built twice from the same source, as
+	test/integration/nginx.sh builds it (test/integration/nginx-build.sh):
+	with its kqueue event module on libkq, and as it is, with its epoll
+	module. Both run at once, each with one worker and the same
+	configuration (\`use kqueue\` / \`use epoll\`, sendfile, no access log),
+	and \`bench/real-server/load.c\` drives them in turn on 127.0.0.1 with
+	$(hv conns) requests in flight: an unmeasured pair of blocks, then $(hv blocks) pairs of
+	blocks of $(hv block_ms) ms, the server going first alternating from pair to pair.
+	A block's figure is the worker's CPU time (its threads' scheduler run
+	time) over the requests the block issued and finished. Cases: a 100-byte
+	file over keep-alive connections ("keepalive") and one connection per
+	request, closed by nginx ("close"); a 43-byte reply from memory
+	(\`empty_gif\`, "memory"); and the first two with $(group "$(hv idle_max)") more connections
+	to each server open and silent ("-idle"). Paired ratio = the median of
+	the pairs' kqueue / epoll ratios, what the target judges; spread = the
+	interquartile range of a build's blocks, in % of its median. Measured on
+	**$(echo "$h" | sed -n 's/.* cpu="\([^"]*\)".*/\1/p')** ($(hv cpus) CPUs online), Linux $(hv kernel), load average $(hv loadavg) at the start$(
+	[ "$(hv quick)" = 1 ] && echo ", a --quick run (rough figures)").
+
+	EOF2
+	tab "$S" real-server "" \
+		"case=case;idle connections=idle;kqueue CPU per request (us)=kqueue_us_per_req@%.2f;epoll CPU per request (us)=epoll_us_per_req@%.2f;ratio of the medians=ratio@%.2fx;paired ratio=ratio_paired@%.2fx;lowest pair=pair_min@%.2fx;highest pair=pair_max@%.2fx;spread kqueue (%)=kqueue_iqr_pct@%.0f;spread epoll (%)=epoll_iqr_pct@%.0f"
+	if ! grep -q '^real-server-calls ' "$S"; then
+		printf '\nNo system call counts: %s\n' "perf could not count them (see perf/raw/real-server.txt)"
+		return 0
+	fi
+	cat <<-EOF2
+
+	The worker's system calls per request, counted by perf's syscall
+	tracepoints over one more pair of blocks of each case (the unmeasured
+	ones included): every call, and the calls where the builds differ or
+	that serve a request. The kqueue build's \`ioctl\` (FIONREAD),
+	\`io_uring_enter\` (SIOCINQ for 4 or more TCP connections at once) and
+	\`getsockopt\` (a listener's pending connections) are libkq's queries
+	for FreeBSD's \`data\`, which the epoll build does not ask for.
+
+	EOF2
+	tab "$S" real-server-calls "" \
+		"case=case;build=build;all calls=per_req@%.2f;epoll_wait=epoll_wait@%.3f;epoll_ctl=epoll_ctl@%.3f;io_uring_enter=io_uring_enter@%.3f;ioctl=ioctl@%.3f;getsockopt=getsockopt@%.3f;accept4=accept4@%.3f;recvfrom=recvfrom@%.3f;writev=writev@%.3f;sendfile=sendfile64@%.3f;setsockopt=setsockopt@%.3f;openat=openat@%.3f;close=close@%.3f"
+	grep -q '^real-server-profile ' "$S" || return 0
+	cat <<-EOF2
+
+	Where each worker's CPU time goes, in % of its samples (\`perf record\`
+	at 4000 samples a second of CPU time, over more pairs of blocks):
+	libkq's own code (its \`kevent()\` and the C library functions it
+	replaces), the kernel's byte counts (io_uring and its socket commands,
+	SIOCINQ/FIONREAD), and three system calls with everything they do.
+	A sample taken as a system call returns lands on the instruction after
+	it: in the function libkq replaces (in the epoll build, in glibc's
+	own), so most of those functions' share below is their calls', not
+	libkq's work.
+
+	EOF2
+	tab "$S" real-server-profile "" \
+		"case=case;build=build;samples=samples;libkq (%)=libkq_pct@%.2f;byte counts (%)=counts_pct@%.2f;epoll_ctl (%)=epoll_ctl_pct@%.2f;getsockopt (%)=getsockopt_pct@%.2f;epoll_wait (%)=epoll_wait_pct@%.2f"
+	echo
+	awk '$1 == "real-server-profile" && / build=kqueue / {
+		for (i = 2; i <= NF; i++) { e = index($i, "="); f[substr($i, 1, e - 1)] = substr($i, e + 1) }
+		t = f["top_libkq"]
+		gsub(/@[A-Z_0-9.]*|\.(lto_priv|constprop|isra|part)\.[0-9.]*/, "", t)
+		gsub(/:/, " ", t); gsub(/,/, "%, ", t)
+		printf "libkq'"'"'s hottest functions, %s: %s%%.\n", f["case"], t
+	}' "$S"
 }
 
 # libc_calls_md: what the C library functions libkq replaces cost
@@ -1197,6 +1311,7 @@ write_md() {
 		"processes=procs;throughput EV_WAKEONE / plain=throughput_ratio@%.2fx;worker CPU per connection, ratio=cpu_ratio@%.2fx;woken per connection, EV_WAKEONE=sleeps_per_conn_wakeone@%.2f;woken per connection, plain=sleeps_per_conn_plain@%.2f"
 	libc_calls_md
 	libuv_md
+	real_server_md
 	} >"$out.tmp" && mv "$out.tmp" "$out"
 	echo "bench-report: wrote $out" >&2
 }
@@ -1207,7 +1322,7 @@ report() {
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/libkq-report.XXXXXX") || exit 1
 	trap 'rm -rf "$tmp"' EXIT INT TERM
 	if [ "$mode" = report ]; then
-		echo "bench-report: running every benchmark at full size (about 10 minutes)" >&2
+		echo "bench-report: running every benchmark at full size (about 13 minutes)" >&2
 		# before meta.txt is rewritten, which would make the tree dirty
 		rev=$(git -C "$here/.." describe --always --dirty 2>/dev/null || echo unknown)
 		{
@@ -1232,14 +1347,13 @@ report() {
 		# the reason kept in its output, which libuv_md shows)
 		echo "  libuv-bench: libuv's benchmarks, kqueue against epoll (about 5 minutes)" >&2
 		CMAKE=$(sed -n 's/^CMAKE_COMMAND:INTERNAL=//p' "$bindir/../CMakeCache.txt" 2>/dev/null)
-		CMAKE=${CMAKE:-cmake} sh "$here/libuv-bench.sh" "$bindir/../src/libkq.so" \
-			"$bindir/../libuv-bench" >"$raw/libuv-bench.txt" 2>&1
-		case $? in
-		0) ;;
-		77) echo "  libuv-bench skipped: $(tail -n 1 "$raw/libuv-bench.txt")" >&2 ;;
-		*) failed="$failed libuv-bench"
-		   echo "  libuv-bench FAILED; its output is in $raw/libuv-bench.txt" >&2 ;;
-		esac
+		CMAKE=${CMAKE:-cmake} run_sh libuv-bench "$here/libuv-bench.sh"
+		# a real server: nginx on libkq against nginx on epoll, CPU per
+		# request, about 3 minutes (real-server/run.sh), the compiler the
+		# build tree's
+		echo "  real-server: nginx on kqueue (libkq) against nginx on epoll (about 3 minutes)" >&2
+		CC=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$bindir/../CMakeCache.txt" 2>/dev/null)
+		CC=${CC:-cc} run_sh real-server "$here/real-server/run.sh"
 	fi
 	[ -r "$raw/meta.txt" ] || { echo "$0: no raw results in $raw" >&2; exit 1; }
 	when=$(sed -n 's/^date=//p' "$raw/meta.txt")

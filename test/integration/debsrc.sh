@@ -132,6 +132,26 @@ take_args() {
 	mkdir -p "$work" || exit 1
 }
 
+# bench_args TOOL LIBKQ WORKDIR [--quick]: the arguments of the benchmark
+# scripts in bench/ that build a Debian package against libkq (the caller
+# sets top, libkq's source tree): take_args with TOOL (the compiler, or
+# cmake), WORKDIR made and absolute, since the paths end up in the
+# package's build and its configuration; quick=1 for --quick.  Exits 2 on
+# wrong arguments.
+bench_args() {
+	ba_tool=$1
+	shift
+	if [ $# -lt 2 ] || [ $# -gt 3 ] || { [ $# = 3 ] && [ "$3" != --quick ]; }; then
+		echo "usage: sh $0 LIBKQ WORKDIR [--quick]" >&2
+		exit 2
+	fi
+	quick=0
+	[ "${3:-}" = --quick ] && quick=1
+	[ -f "$1" ] || { echo "$who: no libkq at $1" >&2; exit 2; }
+	mkdir -p "$2" || exit 1
+	take_args "$top" "$1" "$ba_tool" "$(cd "$2" && pwd)"
+}
+
 # fresh_tree: true, with WORKDIR's $tree replaced by a copy of $src, when
 # $tree was not built from this source against this libkq (tree_built
 # marks it so once it is); false when it was.

@@ -8,12 +8,8 @@
 # its thread pool reports back through EVFILT_USER.
 #
 # Debian's nginx source is configured against libkq's headers and linked
-# with libkq.  nginx's configure finds kqueue, but its Linux headers include
-# <sys/epoll.h> and not <sys/event.h>, while its event headers name events
-# after kqueue when both exist: so <sys/event.h> is included first
-# everywhere (with _GNU_SOURCE before it, as nginx's own headers would
-# define it), and NGX_EXCLUSIVE_EVENT, which only nginx's epoll branch
-# defines, gets a value (only the epoll module uses it).  The server runs
+# with libkq (nginx-build.sh, which bench/real-server/run.sh builds its
+# nginx with too).  The server runs
 # with a master and two workers, `use kqueue`, serving a small and a large
 # file directly, through a keepalive upstream and a per-request one (both
 # nginx itself), through a refused upstream, rate-limited, and from a thread
@@ -40,36 +36,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 who=nginx
 . "$here/debsrc.sh"
+. "$here/nginx-build.sh"
 take_args "$@"
 run=$work/run
 
-build() {
-	if fresh_tree; then
-		say "configuring nginx"
-		if ! (cd "$tree" && ./configure --with-cc="$cc" \
-			--with-cc-opt="-D_GNU_SOURCE -DNGX_EXCLUSIVE_EVENT=0x10000000 -I$srcdir/include -include sys/event.h" \
-			--with-ld-opt="$libkq -Wl,-rpath,$libdir" \
-			--without-http_rewrite_module --without-http_gzip_module \
-			--with-threads --prefix="$run") >"$work/configure.log" 2>&1; then
-			tail -20 "$work/configure.log"
-			die "configuring nginx failed (see $work/configure.log)"
-		fi
-		grep -q '^checking for kqueue \.\.\. found' "$work/configure.log" ||
-			die "nginx's configure did not find kqueue in libkq (see $work/configure.log)"
-	fi
-	say "building nginx"
-	if ! make -C "$tree" -j 2 >"$work/build.log" 2>&1; then
-		tail -30 "$work/build.log"
-		die "building nginx failed (see $work/build.log)"
-	fi
-	tree_built
-}
-
 fetch_source nginx src/event/modules/ngx_kqueue_module.c
-build
+nginx_build kqueue "$tree"
 exe=$tree/objs/nginx
-ldd "$exe" | grep -q libkq || die "nginx does not load libkq"
-nm -D "$exe" | grep -q ' U kevent' || die "nginx does not call kevent()"
 "$cc" -O2 -Wall -pthread -o "$work/ngx-load" "$here/ngx-load.c" >"$work/client.log" 2>&1 ||
 	die "building the client failed (see $work/client.log)"
 
@@ -116,15 +89,7 @@ else
 	"$exe" -p "$run" -c "$run/conf/nginx.conf" >"$run/logs/stdout.log" 2>&1 &
 fi
 pid=$!
-# the workers first: once the master is gone they are init's, out of reach
-# of a search by parent, and would keep ctest's output open; a stopped
-# master cannot start new ones meanwhile (no pkill: procps may not be installed)
-stop() {
-	kill -STOP "$pid" 2>/dev/null
-	# shellcheck disable=SC2046
-	kill -9 $(awk -v p="$pid" '$4 == p { print $1 }' /proc/[0-9]*/stat 2>/dev/null) 2>/dev/null
-	kill -9 "$pid" 2>/dev/null
-}
+stop() { nginx_kill "$pid"; }
 trap stop EXIT
 i=0
 until "$work/ngx-load" probe "$port" "$run/www" 2>/dev/null; do
