@@ -655,6 +655,15 @@ targets() {
 	v=$(awk -v t="${t:-0}" -v w="${w:-99}" 'BEGIN { print (t >= 1.10 && w <= 1.05) ? "ok" : "MISSED" }')
 	trow "EV_WAKEONE, processes accepting on one socket: 1 woken per connection, throughput >= 1.10x" \
 		"16 processes: $(fmt '%.2f' "$w") woken per connection ($(fmt '%.1f' "$wp") without), throughput $(fmt '%.2fx' "$t"); 32: $(fmt '%.2fx' "$t32"); 4 (on 2 CPUs): $(fmt '%.2fx' "$t4")" "$v"
+	# process start: judged by the empty program; the library that holds
+	# nothing is what any one more library costs, which libkq cannot undo
+	ps=$R/process-start.txt
+	r=$(val "$ps" process-start ratio pair=empty)
+	fl=$(val "$ps" process-start ratio pair=floor)
+	kr=$(val "$ps" process-start ratio pair=kqueue)
+	trow "process start: an empty program linked with libkq, exec to exit, <= 1.05x the same without libkq" \
+		"$(fmt '%.2fx' "$r") ($(fmt '%.0f' "$(val "$ps" process-start us pair=empty)") vs $(fmt '%.0f' "$(val "$ps" process-start base_us pair=empty)") us of CPU); linked with a library holding nothing instead: $(fmt '%.2fx' "$fl"), the cost of one more library; kqueue() + close() against epoll_create1() + close(): $(fmt '%.2fx' "$kr") (process-start)" \
+		"$(verdict "$r" 1.05)"
 	# server-patterns: every pattern must meet both; fewer calls than epoll is reported
 	# keepalive and proxy carry a count in every event: judged against
 	# epoll plus that count (the floor); the others against raw epoll
@@ -1219,7 +1228,7 @@ report() {
 		} >"$raw/meta.txt"
 		for p in wait-one-ready ready-of-n register-poll add-delete table2-pipes \
 			 idle-server timeout-precision knote-memory user-roundtrip timers \
-			 wakeone-accept server-patterns uring-queries count-sources; do
+			 wakeone-accept server-patterns uring-queries count-sources process-start; do
 			run "$p" "$raw/$p.txt"
 		done
 		# which system calls each server makes (ptrace; one block per variant)
