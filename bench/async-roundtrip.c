@@ -191,18 +191,6 @@ static double pread_ns(long reads)
 	return bench_median(t, 9);
 }
 
-static void pin(pthread_t th, int cpu)
-{
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	int e = pthread_setaffinity_np(th, sizeof set, &set);
-	if (e != 0) {
-		errno = e;
-		bench_die("pthread_setaffinity_np");
-	}
-}
-
 static void measure(const char *placement, long blocks, long trips, double pr)
 {
 	for (int m = 0; m < NMODES; m++)
@@ -230,37 +218,24 @@ static void measure(const char *placement, long blocks, long trips, double pr)
 	fflush(stdout);
 }
 
-enum { P_CROSS = 1, P_SAME = 2 };
-static int opt_place;   /* 0: both */
+struct run {
+	long blocks, trips;
+	double pread_ns;
+};
 
-static int parse_extra(const char *a)
+static void measure_at(const char *placement, int headline, void *ctx)
 {
-	if (strcmp(a, "--cpu=cross") == 0)
-		opt_place = P_CROSS;
-	else if (strcmp(a, "--cpu=same") == 0)
-		opt_place = P_SAME;
-	else if (strcmp(a, "--cpu=both") == 0)
-		opt_place = P_CROSS | P_SAME;
-	else
-		return 0;
-	return 1;
+	const struct run *r = ctx;
+	(void)headline;
+	measure(placement, r->blocks, r->trips, r->pread_ns);
 }
 
 int main(int argc, char **argv)
 {
 	struct bench_opts o;
-	bench_parse_args(argc, argv, &o, parse_extra, "[--cpu=cross|same|both]");
+	bench_parse_args(argc, argv, &o, bench_parse_place, "[--cpu=cross|same|both]");
 	long blocks = o.blocks ? o.blocks : o.quick ? 3 : 21;
 	long trips = o.per_block ? o.per_block : o.quick ? 200 : 2000;
-	int place = opt_place ? opt_place : P_CROSS | P_SAME;
-
-	cpu_set_t allowed;
-	if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
-		bench_die("sched_getaffinity");
-	int cpus[2] = { -1, -1 }, ncpus = 0;
-	for (int c = 0; c < CPU_SETSIZE && ncpus < 2; c++)
-		if (CPU_ISSET(c, &allowed))
-			cpus[ncpus++] = c;
 
 	bench_header("async-roundtrip", &o);
 	side_setup(&sh.to_b);
@@ -276,20 +251,8 @@ int main(int argc, char **argv)
 		errno = e;
 		bench_die("pthread_create");
 	}
-	if (place & P_CROSS) {
-		if (ncpus < 2) {
-			printf("# only one CPU is usable: no cross-CPU measurement\n");
-		} else {
-			pin(pthread_self(), cpus[0]);
-			pin(b, cpus[1]);
-			measure("cross", blocks, trips, pr);
-		}
-	}
-	if (place & P_SAME) {
-		pin(pthread_self(), cpus[0]);
-		pin(b, cpus[0]);
-		measure("same", blocks, trips, pr);
-	}
+	struct run r = { blocks, trips, pr };
+	bench_placements(b, measure_at, &r);
 	sh.mode = M_QUIT;
 	pthread_barrier_wait(&sh.start);
 	pthread_join(b, NULL);
