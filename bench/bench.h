@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -84,6 +85,83 @@ __attribute__((noreturn, cold))
 static inline void bench_die(const char *what)
 {
 	bench_fail("%s: %s", what, strerror(errno));
+}
+
+/* Keeps thread th on one CPU. */
+static inline void bench_pin_thread(pthread_t th, int cpu)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	int e = pthread_setaffinity_np(th, sizeof set, &set);
+	if (e != 0) {
+		errno = e;
+		bench_die("pthread_setaffinity_np");
+	}
+}
+
+/* The first two CPUs this process may use, into cpus[] (-1 where there is
+ * none); returns how many there are (0 to 2). */
+static inline int bench_two_cpus(int cpus[2])
+{
+	cpu_set_t allowed;
+	if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+		bench_die("sched_getaffinity");
+	int n = 0;
+	cpus[0] = cpus[1] = -1;
+	for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
+		if (CPU_ISSET(c, &allowed))
+			cpus[n++] = c;
+	return n;
+}
+
+/* Where two threads that wake each other run (--cpu=): on two CPUs, on
+ * one, or both measured in turn. */
+enum { BENCH_CPU_CROSS = 1, BENCH_CPU_SAME = 2 };
+
+/* --cpu=cross|same|both as parsed by bench_parse_place(), an `extra` for
+ * bench_parse_args(); 0 when not given (both). */
+static int bench_place;
+
+static inline int bench_parse_place(const char *arg)
+{
+	if (strcmp(arg, "--cpu=cross") == 0)
+		bench_place = BENCH_CPU_CROSS;
+	else if (strcmp(arg, "--cpu=same") == 0)
+		bench_place = BENCH_CPU_SAME;
+	else if (strcmp(arg, "--cpu=both") == 0)
+		bench_place = BENCH_CPU_CROSS | BENCH_CPU_SAME;
+	else
+		return 0;
+	return 1;
+}
+
+/* Runs measure() for each placement asked for (bench_place) of the calling
+ * thread and the thread `other` it plays against: cross (the first two
+ * usable CPUs), then same (both on the first).  headline is 1 for the
+ * placement a summary should quote: cross, or same when cross is not run
+ * (or cannot be: one usable CPU, which is then said in a comment line). */
+static inline void bench_placements(pthread_t other,
+				    void (*measure)(const char *placement, int headline, void *ctx),
+				    void *ctx)
+{
+	int place = bench_place ? bench_place : BENCH_CPU_CROSS | BENCH_CPU_SAME;
+	int cpus[2];
+	int n = bench_two_cpus(cpus);
+	if (place & BENCH_CPU_CROSS) {
+		if (n < 2) {
+			printf("# only one CPU is usable: no cross-CPU measurement\n");
+		} else {
+			bench_pin_thread(pthread_self(), cpus[0]);
+			bench_pin_thread(other, cpus[1]);
+			measure("cross", 1, ctx);
+		}
+	}
+	if (place & BENCH_CPU_SAME) {
+		bench_pin_thread(pthread_self(), cpus[0]);
+		bench_pin_thread(other, cpus[0]);
+		measure("same", !(place & BENCH_CPU_CROSS) || n < 2, ctx);
+	}
 }
 
 /* Keeps the calling process on one CPU (cpu < 0: anywhere). */

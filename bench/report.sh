@@ -671,6 +671,15 @@ targets() {
 	v=$(awk -v t="${t:-0}" -v w="${w:-99}" 'BEGIN { print (t >= 1.10 && w <= 1.05) ? "ok" : "MISSED" }')
 	trow "EV_WAKEONE, processes accepting on one socket: 1 woken per connection, throughput >= 1.10x" \
 		"16 processes: $(fmt '%.2f' "$w") woken per connection ($(fmt '%.1f' "$wp") without), throughput $(fmt '%.2fx' "$t"); 32: $(fmt '%.2fx' "$t32"); 4 (on 2 CPUs): $(fmt '%.2fx' "$t4")" "$v"
+	# process start: judged by the empty program; the library that holds
+	# nothing is what any one more library costs, which libkq cannot undo
+	ps=$R/process-start.txt
+	r=$(val "$ps" process-start ratio pair=empty)
+	fl=$(val "$ps" process-start ratio pair=floor)
+	kr=$(val "$ps" process-start ratio pair=kqueue)
+	trow "process start: an empty program linked with libkq, exec to exit, <= 1.05x the same without libkq" \
+		"$(fmt '%.2fx' "$r") ($(fmt '%.0f' "$(val "$ps" process-start us pair=empty)") vs $(fmt '%.0f' "$(val "$ps" process-start base_us pair=empty)") us of CPU); linked with a library holding nothing instead: $(fmt '%.2fx' "$fl"), the cost of one more library; kqueue() + close() against epoll_create1() + close(): $(fmt '%.2fx' "$kr") (process-start)" \
+		"$(verdict "$r" 1.05)"
 	# server-patterns: every pattern must meet both; fewer calls than epoll is reported
 	# keepalive and proxy carry a count in every event: judged against
 	# epoll plus that count (the floor); the others against raw epoll
@@ -974,6 +983,26 @@ libuv_md() {
 			print ""
 		}
 	}' "$L"
+	# the eventfd counter, what async1 and million_async pay for per wake-up
+	A=$R/async-roundtrip.txt
+	grep -q '^async-roundtrip ' "$A" 2>/dev/null || return 0
+	cat <<-EOF2
+
+	**The eventfd counter.** async1 and million_async wake a loop through an
+	eventfd. FreeBSD's READ record on it carries the counter, which Linux
+	shows without consuming it only in the eventfd's fdinfo file in /proc;
+	libkq keeps that file open and reads it with one \`pread()\` per record,
+	$(fmt '%.0f' "$(val "$A" async-roundtrip pread_ns cpu=same)") ns of CPU here (the kernel formats the whole file each time).
+	No other exact source exists: counting the writes libkq sees misses
+	those of other processes, of the kernel (io_uring, AIO) and of the C
+	library's own \`eventfd_write()\`. \`async-roundtrip\` plays the same
+	ping-pong between two threads over two eventfds. On one CPU, CPU per
+	round trip: kevent() $(fmt '%.2fx' "$(val "$A" async-roundtrip ratio cpu=same)") of raw epoll; raw epoll with that one
+	read per wake-up, the least the exact counter costs, $(fmt '%.2fx' "$(val "$A" async-roundtrip floor_ratio cpu=same)"); kevent()
+	against that floor $(fmt '%.2fx' "$(val "$A" async-roundtrip vs_floor cpu=same)") (it makes the same system calls). On two
+	CPUs, where waking the other CPU is most of a round trip: $(fmt '%.2fx' "$(val "$A" async-roundtrip ratio cpu=cross)"),
+	$(fmt '%.2fx' "$(val "$A" async-roundtrip floor_ratio cpu=cross)") and $(fmt '%.2fx' "$(val "$A" async-roundtrip vs_floor cpu=cross)").
+	EOF2
 }
 
 write_md() {
@@ -1334,7 +1363,8 @@ report() {
 		} >"$raw/meta.txt"
 		for p in wait-one-ready ready-of-n register-poll add-delete table2-pipes \
 			 idle-server timeout-precision knote-memory user-roundtrip timers \
-			 wakeone-accept server-patterns uring-queries count-sources; do
+			 wakeone-accept server-patterns uring-queries count-sources process-start \
+			 async-roundtrip; do
 			run "$p" "$raw/$p.txt"
 		done
 		# which system calls each server makes (ptrace; one block per variant)

@@ -156,18 +156,6 @@ static struct times block(enum mode m, long trips)
 	return t;
 }
 
-static void pin(pthread_t th, int cpu)
-{
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	int e = pthread_setaffinity_np(th, sizeof set, &set);
-	if (e != 0) {
-		errno = e;
-		bench_die("pthread_setaffinity_np");
-	}
-}
-
 static void setup(void)
 {
 	struct kevent ch;
@@ -259,38 +247,27 @@ static void measure(const char *placement, int headline, long blocks, long trips
 	free(kc); free(ec); free(kw); free(ew); free(pc); free(pw);
 }
 
-enum { P_CROSS = 1, P_SAME = 2 };
-static int opt_place;   /* 0: the mode's default */
+struct run {
+	long blocks, trips;
+	int wall;
+};
 
-static int parse_extra(const char *a)
+static void measure_at(const char *placement, int headline, void *ctx)
 {
-	if (strcmp(a, "--cpu=cross") == 0)
-		opt_place = P_CROSS;
-	else if (strcmp(a, "--cpu=same") == 0)
-		opt_place = P_SAME;
-	else if (strcmp(a, "--cpu=both") == 0)
-		opt_place = P_CROSS | P_SAME;
-	else
-		return 0;
-	return 1;
+	const struct run *r = ctx;
+	measure(placement, headline, r->blocks, r->trips, r->wall);
 }
 
 int main(int argc, char **argv)
 {
 	struct bench_opts o;
-	bench_parse_args(argc, argv, &o, parse_extra, "[--cpu=cross|same|both]");
+	bench_parse_args(argc, argv, &o, bench_parse_place, "[--cpu=cross|same|both]");
 	long blocks = o.blocks ? o.blocks : o.quick ? 4 : 20;
 	long trips = o.per_block ? o.per_block : o.quick ? 200 : 1000;
-	int place = opt_place ? opt_place : P_CROSS | P_SAME;
 
 	/* The CPUs this process may use: the first two are the ones pinned to. */
-	cpu_set_t allowed;
-	if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
-		bench_die("sched_getaffinity");
-	int cpus[2] = { -1, -1 }, ncpus = 0;
-	for (int c = 0; c < CPU_SETSIZE && ncpus < 2; c++)
-		if (CPU_ISSET(c, &allowed))
-			cpus[ncpus++] = c;
+	int cpus[2];
+	bench_two_cpus(cpus);
 
 	bench_header("user-roundtrip", &o);
 	printf("# ping-pong A->B->A, %ld round trips per block, median of %ld blocks, "
@@ -305,20 +282,8 @@ int main(int argc, char **argv)
 		errno = e;
 		bench_die("pthread_create");
 	}
-	if (place & P_CROSS) {
-		if (ncpus < 2) {
-			printf("# only one CPU is usable: no cross-CPU measurement\n");
-		} else {
-			pin(pthread_self(), cpus[0]);
-			pin(b, cpus[1]);
-			measure("cross", 1, blocks, trips, o.wall);
-		}
-	}
-	if (place & P_SAME) {
-		pin(pthread_self(), cpus[0]);
-		pin(b, cpus[0]);
-		measure("same", !(place & P_CROSS) || ncpus < 2, blocks, trips, o.wall);
-	}
+	struct run r = { blocks, trips, o.wall };
+	bench_placements(b, measure_at, &r);
 	sh.mode = M_QUIT;
 	pthread_barrier_wait(&sh.start);
 	pthread_join(b, NULL);
