@@ -18,6 +18,7 @@ set(KQ_LIBC_TESTS
   user-fd-budget vnode-many-files read-eventfd-many read-eventfd-reused-number
   read-unix-listen-many read-tcp-uring-emfile
   kqueue-fd-hidden kqueue-fd-hidden-raw-closed kqueue-fd-hidden-dup2 kqueue-fd-numbers
+  kqueue-fd-filters-hidden
   lifetime-hidden-numbers-in-library
   sandbox-signalfd-refused lifetime-close lifetime-close-filters lifetime-close-range
   lifetime-close-thread lifetime-dup-close lifetime-dup2 lifetime-dup2-readd

@@ -94,31 +94,65 @@ int kq_fd_hide(int fd)
 	return r;
 }
 
+/* A descriptor libkq made for its own use (a filter's timerfd, the
+ * signal descriptors, a WRITE set, a netlink socket, an io_uring ring):
+ * moved out of the program's way and marked, so that the program's
+ * close() of the number is EBADF, as on FreeBSD where it is free.  Such a
+ * descriptor cannot move (move.c): dup2() onto it is EBUSY. */
+int kq_fd_own(int fd)
+{
+	if (fd < 0)
+		return fd;
+	fd = kq_fd_hide(fd);
+	kq_fdtab_hide(fd);
+	return fd;
+}
+
+void kq_fd_own_close(int fd)
+{
+	if (fd < 0)
+		return;
+	kq_fdtab_unhide(fd);
+	sys_close(fd);
+}
+
 /*
- * Whether fd, marked as libkq's own, still is: a raw close the program
- * made (close_range by system call, say) frees the number without libkq
+ * What fd, marked as libkq's own, still is: a raw close the program made
+ * (close_range by system call, say) frees the number without libkq
  * knowing, and the program's next file there must not be refused its
- * close().  libkq's own are close-on-exec epoll sets, eventfds and inotify
- * instances; anything else at the number is the program's, and the mark
- * goes.  Only for marked numbers: a program closing one of libkq's.
+ * close().  libkq's own are close-on-exec epoll sets, eventfds, inotify
+ * instances, and what kq_fd_own() marks (timerfds, signalfds, io_uring
+ * rings, netlink sockets); anything else at the number is the program's,
+ * and the mark goes.  Only for marked numbers: a program closing one of
+ * libkq's.
  */
-bool kq_fd_hidden_live(int fd)
+int kq_fd_hidden_kind(int fd)
 {
 	if (!kq_fdtab_busy(fd) || !kq_fdtab_hidden(fd))
-		return false;
+		return KQ_OWN_NONE;
 	if (sys_fcntl(fd, F_GETFD, 0) != FD_CLOEXEC)
 		goto gone;
-	char path[48], link[32];
+	char path[48], link[40];
 	snprintf(path, sizeof path, "%s/fd/%d", kq_procfs_self(), fd);
 	long n = KQ_SYSCALL(SYS_readlinkat, AT_FDCWD, path, link, sizeof link - 1);
 	if (n < 0)
-		return n != -ENOENT;   /* no /proc: trust the mark */
+		return n != -ENOENT ? KQ_OWN_FIXED : KQ_OWN_NONE;   /* no /proc: trust the mark */
 	link[n] = 0;
-	if (!strcmp(link, "anon_inode:[eventpoll]") ||
-	    !strcmp(link, "anon_inode:[eventfd]") ||
-	    !strcmp(link, "anon_inode:inotify"))
-		return true;
+	if (!strcmp(link, "anon_inode:[eventpoll]"))
+		return KQ_OWN_EPOLL;
+	if (!strcmp(link, "anon_inode:[eventfd]"))
+		return KQ_OWN_EVENTFD;
+	if (!strcmp(link, "anon_inode:inotify"))
+		return KQ_OWN_INOTIFY;
+	if (!strcmp(link, "anon_inode:[timerfd]") || !strcmp(link, "anon_inode:[signalfd]") ||
+	    !strcmp(link, "anon_inode:[io_uring]") || !strncmp(link, "socket:[", 8))
+		return KQ_OWN_FIXED;
 gone:
 	kq_fdtab_unhide(fd);
-	return false;
+	return KQ_OWN_NONE;
+}
+
+bool kq_fd_hidden_live(int fd)
+{
+	return kq_fd_hidden_kind(fd) != KQ_OWN_NONE;
 }

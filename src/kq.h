@@ -519,6 +519,11 @@ int  kq_change_check(const struct kevent *kev, const struct filterops **fop);
 int  kq_fd_dup_high(int fd);
 int  kq_fd_hide(int fd);
 bool kq_fd_hidden_live(int fd);
+enum { KQ_OWN_NONE, KQ_OWN_EPOLL, KQ_OWN_EVENTFD, KQ_OWN_INOTIFY, KQ_OWN_FIXED };
+int  kq_fd_hidden_kind(int fd);
+int  kq_fd_own(int fd);          /* a filter's descriptor, out of the way */
+void kq_fd_own_close(int fd);
+bool kq_signal_owns(int fd);     /* filter/signal.c's process descriptors */
 /* move.c: libkq's own descriptor at fd moved to another number, so the
  * program may have fd (dup2, dup3); 0 or -errno */
 int  kq_fd_move_out(int fd);

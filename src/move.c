@@ -7,7 +7,9 @@
  *
  * What may sit there: a kqueue's private epoll copy (epfd), its waitset
  * (waitfd), the process's wake eventfd (every kqueue's wakefd), or a
- * parked inotify instance.  The numbers are changed under every kqueue's
+ * parked inotify instance; those move.  A filter's own descriptor
+ * (kq_fd_own(): a timerfd, the signal descriptors, a WRITE set, a netlink
+ * socket, an io_uring ring) does not, and the call fails with EBUSY.  The numbers are changed under every kqueue's
  * lock (as before a fork).  What makes a move more than a renumbering are
  * the threads that use a number without the lock (wake.h, rule W9): a
  * sleep's epoll_wait(), a poke after the unlock, a signal handler's
@@ -113,8 +115,11 @@ static void finish(struct kqueue *kq, enum what w, int old)
 
 static int move_out(int fd)
 {
-	if (!kq_fd_hidden_live(fd))
+	int kind = kq_fd_hidden_kind(fd);
+	if (kind == KQ_OWN_NONE)
 		return 0;   /* not libkq's any more */
+	if (kind == KQ_OWN_FIXED || kq_signal_owns(fd))
+		return -EBUSY;   /* a filter's: see kq_fd_own() */
 	int r = kq_vnode_pool_move(fd);
 	if (r != 0)
 		return r < 0 ? -EBUSY : 0;
@@ -129,9 +134,12 @@ static int move_out(int fd)
 
 	pthread_mutex_lock(&kq_glock);
 	kq_lock_all();
+	bool fixed = false;
 	if (w == NONE)
-		for (struct kqueue *kq = kq_live; kq && w == NONE; kq = kq->gnext)
+		for (struct kqueue *kq = kq_live; kq && w == NONE; kq = kq->gnext) {
 			w = kq->epfd == fd ? EPFD : kq->waitfd == fd ? WAITFD : NONE;
+			fixed |= kq->wrfd == fd;
+		}
 	struct kqueue *held = NULL;
 	for (struct kqueue *kq = kq_live; kq; kq = kq->gnext) {
 		if (!renumber(kq, w, fd, new))
@@ -149,6 +157,8 @@ static int move_out(int fd)
 	if (w == NONE) {
 		kq_fdtab_unhide(new);
 		sys_close(new);
+		if (fixed)
+			return -EBUSY;   /* a split WRITE set (filter/fd.c) */
 		/* its kqueue was torn down meanwhile (the number is free or
 		 * the program's), or is not on the live list: being made, or
 		 * closed with threads still inside, which its close woke and

@@ -15,7 +15,7 @@
 
 /* Numbers open in the process that are none of the program's (mine[],
  * for numbers below 8192). */
-static int t_others(const char *mine, int *out, int max)
+static inline int t_others(const char *mine, int *out, int max)
 {
 	DIR *d = opendir("/proc/self/fd");
 	T_ASSERT(d != NULL);
@@ -50,7 +50,7 @@ static void *t_works_sleeper(void *arg)
  * threads sleep in it (the second on the waitset); each trigger, made
  * once the previous one was collected, must wake one within 2 s; then a
  * byte written to wr is a record, exact. */
-static void t_works(int kq, const char *after, int rd, int wr)
+static inline void t_works(int kq, const char *after, int rd, int wr)
 {
 	static int init;
 	if (!init++)
@@ -98,7 +98,7 @@ struct t_calls {
  * after each, the kqueue works.  Once it is closed, nothing of libkq's is
  * left.
  */
-static void t_hidden_check(const struct t_calls *c)
+static inline void t_hidden_check(const struct t_calls *c)
 {
 	static char mine[8192];
 	for (int fd = 0; fd < 8192; fd++)

@@ -174,12 +174,12 @@ static int wrset(struct kqueue *kq)
 {
 	if (kq->wrfd >= 0)
 		return kq->wrfd;
-	int fd = sys_epoll_create();
+	int fd = kq_fd_own(sys_epoll_create());
 	if (fd < 0)
 		return fd;
 	int err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, fd, EPOLLIN, KQ_TAG_WRSET);
 	if (err) {
-		sys_close(fd);
+		kq_fd_own_close(fd);
 		return err;
 	}
 	kq->wrfd = fd;
@@ -1401,11 +1401,9 @@ void kq_fd_activate_reads(struct kqueue *kq, int fd)
  * it runs once; the inotify instance belongs to filter/vnode.c). */
 static void fd_forget(struct kqueue *kq)
 {
-	if (kq->wrfd >= 0)
-		sys_close(kq->wrfd);
+	kq_fd_own_close(kq->wrfd);
 	kq->wrfd = -1;
-	if (kq->diagfd >= 0)
-		sys_close(kq->diagfd);
+	kq_fd_own_close(kq->diagfd);
 	kq->diagfd = -1;
 	kq_efdinfo_fini(kq, false);
 }

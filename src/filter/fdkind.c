@@ -230,6 +230,7 @@ static int unix_backlog(int fd, int64_t *out, int *diag)
 			errno = e;
 			return err;
 		}
+		*diag = kq_fd_own(*diag);
 	}
 	unsigned id = atomic_fetch_add_explicit(&seq, 1, memory_order_relaxed);
 	struct {

@@ -185,7 +185,7 @@ static int connector_open(void)
 	err = KQ_SYSCALL(SYS_sendto, fd, &msg, sizeof msg, 0, NULL, 0);
 	if (err == (long)sizeof msg) {
 		errno = e;
-		return fd;
+		return kq_fd_own(fd);
 	}
 	if (err >= 0)
 		err = -EIO;
@@ -204,7 +204,7 @@ static int connector_ref(struct kqueue *kq, struct kq_procs *p)
 			return fd;
 		int err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, fd, EPOLLIN, KQ_TAG_PROCCN);
 		if (err) {
-			sys_close(fd);
+			kq_fd_own_close(fd);
 			return err;
 		}
 		p->cnfd = fd;
@@ -219,7 +219,7 @@ static void connector_unref(struct kqueue *kq, struct kq_procs *p)
 		return;
 	if (!kq->dead)
 		sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, p->cnfd, 0, 0);
-	sys_close(p->cnfd);
+	kq_fd_own_close(p->cnfd);
 	p->cnfd = -1;
 }
 
@@ -673,8 +673,7 @@ static void proc_fini(struct kqueue *kq)
 	struct kq_procs *p = kq->procs;
 	if (!p)
 		return;
-	if (p->cnfd >= 0)
-		sys_close(p->cnfd);
+	kq_fd_own_close(p->cnfd);
 	free(p->slots);
 	free(p->gens);
 	free(p);
@@ -686,8 +685,7 @@ static void proc_forget(struct kqueue *kq)
 	struct kq_procs *p = kq->procs;
 	if (!p)
 		return;
-	if (p->cnfd >= 0)
-		sys_close(p->cnfd);
+	kq_fd_own_close(p->cnfd);
 	for (uint32_t i = 0; i < p->nslots; i++) {
 		struct knote *kn = p->slots[i];
 		struct pstate *st = kn ? kn->fstate : NULL;

@@ -323,7 +323,9 @@ static int process_fds(void)
 		int fd = sys_eventfd();
 		if (fd < 0)
 			return fd;
-		sig_wakefd = fd;
+		/* out of the program's way and never its to close: a signal
+		 * handler writes it (hide.c) */
+		sig_wakefd = kq_fd_own(fd);
 	}
 	if (atomic_load(&sfd_refused))
 		return 0;
@@ -343,8 +345,13 @@ static int process_fds(void)
 	}
 	if (err)
 		return err;
-	sig_sfd = fd;
+	sig_sfd = fd == sig_sfd ? fd : kq_fd_own(fd);
 	return 0;
+}
+
+bool kq_signal_owns(int fd)
+{
+	return fd >= 0 && (fd == sig_wakefd || fd == sig_sfd);
 }
 
 /* A knote starts watching sig.  sig_lock held. */
@@ -729,10 +736,8 @@ void kq_signal_fork_child(void)
 		atomic_store(&sigs[sig].pending_counted, 0);
 	}
 	sigemptyset(&watched);
-	if (sig_sfd >= 0)
-		sys_close(sig_sfd);
-	if (sig_wakefd >= 0)
-		sys_close(sig_wakefd);
+	kq_fd_own_close(sig_sfd);
+	kq_fd_own_close(sig_wakefd);
 	sig_sfd = sig_wakefd = -1;
 	pthread_mutex_init(&sig_lock, NULL);
 }

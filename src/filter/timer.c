@@ -153,11 +153,11 @@ static int timers_get(struct kqueue *kq, struct kq_timers **out)
 	t->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	int err = t->tfd < 0 ? -errno : 0;
 	errno = e;
+	t->tfd = kq_fd_own(t->tfd);
 	if (!err)
 		err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, t->tfd, EPOLLIN, KQ_TAG_TIMER);
 	if (err) {
-		if (t->tfd >= 0)
-			sys_close(t->tfd);
+		kq_fd_own_close(t->tfd);
 		free(t);
 		return err;
 	}
@@ -339,7 +339,7 @@ static void timer_fini(struct kqueue *kq)
 	struct kq_timers *t = kq->timers;
 	if (!t)
 		return;
-	sys_close(t->tfd);
+	kq_fd_own_close(t->tfd);
 	free(t->heap);
 	free(t);
 	kq->timers = NULL;
@@ -348,7 +348,7 @@ static void timer_fini(struct kqueue *kq)
 static void timer_forget(struct kqueue *kq)
 {
 	if (kq->timers)
-		sys_close(kq->timers->tfd);
+		kq_fd_own_close(kq->timers->tfd);
 }
 
 const struct filterops kq_timer_filtops = {

@@ -89,8 +89,7 @@ void kq_uring_free(struct kq_uring *r)
 		munmap(r->sqes, r->sqes_len);
 	if (r->map)
 		munmap(r->map, r->map_len);
-	if (r->fd >= 0)
-		sys_close(r->fd);
+	kq_fd_own_close(r->fd);
 	free(r);
 }
 
@@ -145,6 +144,7 @@ struct kq_uring *kq_uring_new(void)
 		kq_uring_free(r);
 		return NULL;
 	}
+	r->fd = kq_fd_own(r->fd);
 	size_t sq_len = p.sq_off.array + p.sq_entries * sizeof(uint32_t);
 	size_t cq_len = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
 	r->map_len = sq_len > cq_len ? sq_len : cq_len;

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The descriptors filters keep (a kqueue's timerfd, the process's
+ * signalfd and the eventfd its signal handler writes) are out of the
+ * program's way too: with timer and signal knotes in a kqueue, the next
+ * number the program gets is still the kqueue's plus one, as on FreeBSD.
+ * The program's close() of one of them fails with EBADF, closefrom()
+ * leaves them, dup2() onto one fails with EBUSY (they cannot move), and
+ * the knotes keep working: a timer record and a signal record come, exact,
+ * and nothing is written to the program's files.
+ */
+#include "t.h"
+#include "t_hidden.h"
+
+int main(void)
+{
+	static char mine[8192];
+	for (int fd = 0; fd < 8192; fd++)
+		mine[fd] = fcntl(fd, F_GETFD) >= 0;
+	T_ASSERT(signal(SIGUSR1, SIG_IGN) != SIG_ERR);
+	int kq = t_kqueue();
+	mine[kq] = 1;
+	t_change(kq, 1, EVFILT_TIMER, EV_ADD, 0, 5, (void *)1);
+	t_change(kq, SIGUSR1, EVFILT_SIGNAL, EV_ADD | EV_CLEAR, 0, 0, (void *)2);
+	int n = dup(0);
+	if (n != kq + 1)
+		T_FAIL("with timer and signal knotes in kqueue %d, the next number is "
+		       "%d, not %d", kq, n, kq + 1);
+	mine[n] = 1;
+
+	/* the program's files at low numbers, to see nothing lands there */
+	int p[2];
+	t_pipe(p);
+	mine[p[0]] = mine[p[1]] = 1;
+	T_ASSERT(fcntl(p[0], F_SETFL, O_NONBLOCK) == 0);
+
+	int lib[32];
+	int k = t_others(mine, lib, 32);
+	if (k < 3)
+		T_FAIL("libkq holds %d descriptors of its own, expected 3 or more", k);
+	for (int i = 0; i < k; i++) {
+		errno = 0;
+		if (close(lib[i]) != -1 || errno != EBADF)
+			T_FAIL("close(%d), libkq's own: not -1/EBADF (%s)", lib[i],
+			       strerror(errno));
+		char path[64], what[64];
+		snprintf(path, sizeof path, "/proc/self/fd/%d", lib[i]);
+		ssize_t m = readlink(path, what, sizeof what - 1);
+		what[m > 0 ? m : 0] = 0;
+		if (!strstr(what, "timerfd") && !strstr(what, "signalfd"))
+			continue;
+		errno = 0;
+		if (dup2(p[1], lib[i]) != -1 || errno != EBUSY)
+			T_FAIL("dup2(%d, %d) onto libkq's %s: not -1/EBUSY (%s)", p[1],
+			       lib[i], what, strerror(errno));
+	}
+	closefrom(n + 1);   /* the program's close-everything */
+	mine[p[0]] = mine[p[1]] = 0;
+	t_pipe(p);
+	T_ASSERT(fcntl(p[0], F_SETFL, O_NONBLOCK) == 0);
+
+	struct kevent ev[2];
+	T_EQ(t_wait(kq, ev, 1, 2000), 1);
+	T_KEVENT(&ev[0], 1, EVFILT_TIMER, EV_CLEAR, 0, ev[0].data, (void *)1);
+	if (ev[0].data < 1)
+		T_FAIL("timer record with data %lld", (long long)ev[0].data);
+	t_change(kq, 1, EVFILT_TIMER, EV_DELETE, 0, 0, NULL);
+	T_ASSERT(kill(getpid(), SIGUSR1) == 0);
+	T_GET1(kq, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, (void *)2);
+	char c;
+	if (read(p[0], &c, 1) != -1 || errno != EAGAIN)
+		T_FAIL("libkq wrote the program's pipe");
+	return 0;
+}
