@@ -1292,8 +1292,12 @@ static int fd_event(struct kqueue *kq, struct knote *kn)
 	/* An end of file reported for a number that names another file now
 	 * is the old file's (slot_gone), and the counts that came with it
 	 * the new file's, which FIONREAD answers for whatever it is.  It
-	 * comes once a connection or a pipe, so it is asked about. */
-	if (__builtin_expect(fire && (kn->flags & EV_EOF), 0) && slot_gone(kq, s, kn, fd))
+	 * comes once a connection or a pipe, so it is asked about, unless
+	 * the descriptor is private (fdtab.c, births): only a copy keeps a
+	 * file and its entry alive after a close, and a private one has
+	 * none, so its reports are its own file's. */
+	if (__builtin_expect(fire && (kn->flags & EV_EOF), 0) && !kq_fdtab_private(fd) &&
+	    slot_gone(kq, s, kn, fd))
 		return 0;
 	/* Not a listener's readable report, though: that condition is its
 	 * poll's own (the accept queue is not empty), which epoll asks again
