@@ -10,33 +10,17 @@
  * record must come all the same, once for the peer's close and once for
  * its reset.
  */
-#include "t.h"
+#include "t_seccomp.h"
 
-#include <stdbool.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
 #include <sys/epoll.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-
-#if defined(__x86_64__) && !defined(__ILP32__)
-#define ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define ARCH AUDIT_ARCH_AARCH64
-#endif
 
 /* epoll_ctl(, EPOLL_CTL_ADD, ...) fails with EPERM on this thread from now
  * on; false where no filter can be installed. */
 static bool refuse_epoll_add(void)
 {
-#ifdef ARCH
+#ifdef T_AUDIT_ARCH
 	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ARCH, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		T_SECCOMP_PROLOGUE,
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_epoll_ctl, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
@@ -44,9 +28,7 @@ static bool refuse_epoll_add(void)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
 	};
-	struct sock_fprog prog = { sizeof f / sizeof f[0], f };
-	return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
-	       prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0;
+	return t_seccomp_install(f, sizeof f / sizeof f[0], 0) == 0;
 #else
 	return false;
 #endif

@@ -14,25 +14,13 @@
  * connection left waiting must be reported at every call, as FreeBSD
  * does, by epoll's own level report.
  */
-#include "t.h"
+#include "t_seccomp.h"
 
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stddef.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-
-#if defined(__x86_64__) && !defined(__ILP32__)
-#define ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define ARCH AUDIT_ARCH_AARCH64
-#endif
 
 static int listener;
 static _Atomic int notify_fd = -1;
@@ -64,16 +52,13 @@ static void *taker(void *arg)
 	}
 }
 
-#ifdef ARCH
 /* getsockopt(, IPPROTO_TCP, TCP_INFO) goes to the taker; ppoll (and poll
  * where it exists) fail with EPERM.  The filter's listener, or -1. */
 static int install_filter(void)
 {
+#ifdef T_AUDIT_ARCH
 	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ARCH, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		T_SECCOMP_PROLOGUE,
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ppoll, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
 #ifdef SYS_poll
@@ -90,18 +75,11 @@ static int install_filter(void)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
 	};
-	struct sock_fprog prog = { sizeof f / sizeof f[0], f };
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-		return -1;
-	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-			    SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
-}
+	return t_seccomp_install(f, sizeof f / sizeof f[0], SECCOMP_FILTER_FLAG_NEW_LISTENER);
 #else
-static int install_filter(void)
-{
 	return -1;
-}
 #endif
+}
 
 static int client(const struct sockaddr_in *sin)
 {
