@@ -1299,14 +1299,15 @@ static int fd_event(struct kqueue *kq, struct knote *kn)
 	if (__builtin_expect(fire && (kn->flags & EV_EOF), 0) && !kq_fdtab_private(fd) &&
 	    slot_gone(kq, s, kn, fd))
 		return 0;
-	/* Not a listener's readable report, though: that condition is its
-	 * poll's own (the accept queue is not empty), which epoll asks again
-	 * before it reports a level entry, so a report found false lost a
-	 * race (a thread of another kqueue holding the listener accepted
-	 * first) and does not come back.  Demoted, the knote would be queued
-	 * again after each record and polled at the next call, with a
-	 * wake-up for it: per connection, in a server whose threads each
-	 * have a kqueue holding the listener. */
+	/* A level report found false demotes the slot (demote()), but not
+	 * a listener's readable report: that condition is its poll's own
+	 * (the accept queue is not empty), which epoll asks again before it
+	 * reports a level entry, so a report found false lost a race (a
+	 * thread of another kqueue holding the listener accepted first) and
+	 * does not come back.  Demoted, the knote would be queued again
+	 * after each record and polled at the next call, with a wake-up for
+	 * it: per connection, in a server whose threads each have a kqueue
+	 * holding the listener. */
 	if (!fire && (kn->status & (KN_LEVELSRC | KN_FRESH)) == (KN_LEVELSRC | KN_FRESH) &&
 	    !(is_listener(s->kind) && !(r & (EPOLLERR | EPOLLHUP))))
 		demote(kq, kn);
