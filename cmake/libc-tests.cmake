@@ -37,14 +37,15 @@ set(KQ_LIBC_TESTS
   lifetime-kqueue-close-in-library lifetime-raw-close-eventfd
   lifetime-linked-library-order
   # ... with the socket births (socket(), accept4(), dup(), fcntl(),
-  # sendmsg() with SCM_RIGHTS): a close that frees its file, or does not
+  # sendmsg() with SCM_RIGHTS): a close that frees its file, or does not;
+  # an end of file of a private socket, which no copy can have outlived
   lifetime-close-after-dup lifetime-close-after-dup-in-library
   lifetime-close-after-dup2 lifetime-close-after-dupfd-cloexec
   lifetime-close-after-fork lifetime-close-after-scm-rights
   lifetime-close-after-setfd-spawn lifetime-close-private-accept4
   lifetime-close-private-socketpair lifetime-kqueue-raw-close-reused
   lifetime-raw-close-socket-reborn lifetime-raw-close-reborn-in-library
-  lifetime-raw-close-kept-error
+  lifetime-raw-close-kept-error read-eof-private-socket
   # getsockopt(), connect() and the read and write calls: the socket error
   # read for an EV_EOF record, or for a UDP socket's READ record, reaches
   # the program; receives on a UDP socket read by `data` are counted, so

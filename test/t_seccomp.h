@@ -18,12 +18,35 @@
 #include <linux/seccomp.h>
 #include <stddef.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #if defined(__x86_64__) && !defined(__ILP32__)
 #define T_AUDIT_ARCH AUDIT_ARCH_X86_64
 #elif defined(__aarch64__)
 #define T_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+#ifdef T_AUDIT_ARCH
+/* A filter's first statements: another architecture's calls are allowed,
+ * and the call's number is loaded. */
+#define T_SECCOMP_PROLOGUE                                                  \
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)), \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, T_AUDIT_ARCH, 1, 0),            \
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),                       \
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr))
+
+/* Installs the n statements at f on this thread (and the threads it makes
+ * from now on) with seccomp(2)'s flags: -1 if it cannot, else what
+ * seccomp(2) returns (the listener's descriptor for
+ * SECCOMP_FILTER_FLAG_NEW_LISTENER). */
+static inline int t_seccomp_install(struct sock_filter *f, unsigned short n, unsigned flags)
+{
+	struct sock_fprog prog = { n, f };
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return -1;
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+}
 #endif
 
 /* Refuses system call nr with errno err, only when its first argument's
@@ -33,10 +56,7 @@ static inline int t_seccomp_refuse_if(long nr, bool match_arg0, uint32_t arg0, i
 {
 #ifdef T_AUDIT_ARCH
 	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, T_AUDIT_ARCH, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		T_SECCOMP_PROLOGUE,
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
@@ -45,10 +65,7 @@ static inline int t_seccomp_refuse_if(long nr, bool match_arg0, uint32_t arg0, i
 			 match_arg0 ? SECCOMP_RET_ALLOW : SECCOMP_RET_ERRNO | (uint32_t)err),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (uint32_t)err),
 	};
-	struct sock_fprog prog = { sizeof f / sizeof f[0], f };
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-		return -1;
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+	return t_seccomp_install(f, sizeof f / sizeof f[0], 0);
 #else
 	(void)nr; (void)match_arg0; (void)arg0; (void)err;
 	return -1;

@@ -1065,6 +1065,13 @@ static int read_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s, 
 	case KQ_FD_LISTEN_INET:
 	case KQ_FD_LISTEN_UNIX:
 	case KQ_FD_LISTEN_OTHER:
+		/* A listener polls readable exactly while its accept queue
+		 * holds a connection: without EPOLLIN the count is 0 and not
+		 * asked for (a connection that came since makes a report) */
+		if (!(r & (EPOLLIN | EPOLLERR | EPOLLHUP))) {
+			kn->data = 0;
+			return 0;
+		}
 		if ((k = kq_listen_backlog(fd, s->kind, &n, &kq->diagfd)) != 0) {
 			if ((k = not_socket(kq, s, kn, fd, k)) != 0)
 				return k > 0 ? read_event(kq, kn, s, r) : 0;
@@ -1229,6 +1236,12 @@ static int write_event(struct kqueue *kq, struct knote *kn, struct kq_fdslot *s,
 	}
 }
 
+static bool is_listener(int kind)
+{
+	return kind == KQ_FD_LISTEN_INET || kind == KQ_FD_LISTEN_UNIX ||
+	       kind == KQ_FD_LISTEN_OTHER;
+}
+
 static int fd_event(struct kqueue *kq, struct knote *kn)
 {
 	int fd = (int)kn->ident;
@@ -1279,10 +1292,24 @@ static int fd_event(struct kqueue *kq, struct knote *kn)
 	/* An end of file reported for a number that names another file now
 	 * is the old file's (slot_gone), and the counts that came with it
 	 * the new file's, which FIONREAD answers for whatever it is.  It
-	 * comes once a connection or a pipe, so it is asked about. */
-	if (__builtin_expect(fire && (kn->flags & EV_EOF), 0) && slot_gone(kq, s, kn, fd))
+	 * comes once a connection or a pipe, so it is asked about, unless
+	 * the descriptor is private (fdtab.c, births): only a copy keeps a
+	 * file and its entry alive after a close, and a private one has
+	 * none, so its reports are its own file's. */
+	if (__builtin_expect(fire && (kn->flags & EV_EOF), 0) && !kq_fdtab_private(fd) &&
+	    slot_gone(kq, s, kn, fd))
 		return 0;
-	if (!fire && (kn->status & (KN_LEVELSRC | KN_FRESH)) == (KN_LEVELSRC | KN_FRESH))
+	/* A level report found false demotes the slot (demote()), but not
+	 * a listener's readable report: that condition is its poll's own
+	 * (the accept queue is not empty), which epoll asks again before it
+	 * reports a level entry, so a report found false lost a race (a
+	 * thread of another kqueue holding the listener accepted first) and
+	 * does not come back.  Demoted, the knote would be queued again
+	 * after each record and polled at the next call, with a wake-up for
+	 * it: per connection, in a server whose threads each have a kqueue
+	 * holding the listener. */
+	if (!fire && (kn->status & (KN_LEVELSRC | KN_FRESH)) == (KN_LEVELSRC | KN_FRESH) &&
+	    !(is_listener(s->kind) && !(r & (EPOLLERR | EPOLLHUP))))
 		demote(kq, kn);
 	return fire;
 }
