@@ -523,6 +523,12 @@ enum { KQ_OWN_NONE, KQ_OWN_EPOLL, KQ_OWN_EVENTFD, KQ_OWN_INOTIFY, KQ_OWN_FIXED }
 int  kq_fd_hidden_kind(int fd);
 int  kq_fd_own(int fd);          /* a filter's descriptor, out of the way */
 void kq_fd_own_close(int fd);
+/* move.c: a filter's own descriptor at `old` now at `new` too (kq->lock,
+ * and every other kqueue's, held); true if it was this filter's */
+bool kq_timer_renumber(struct kqueue *kq, int old, int new);
+bool kq_proc_renumber(struct kqueue *kq, int old, int new);
+bool kq_uring_renumber(struct kq_uring *r, int old, int new);
+void kq_entry_rekey(struct kqueue *kq, int old, int new, uint64_t tag);
 bool kq_signal_owns(int fd);     /* filter/signal.c's process descriptors */
 /* move.c: libkq's own descriptor at fd moved to another number, so the
  * program may have fd (dup2, dup3); 0 or -errno */

@@ -7,9 +7,10 @@
  *
  * What may sit there: a kqueue's private epoll copy (epfd), its waitset
  * (waitfd), the process's wake eventfd (every kqueue's wakefd), or a
- * parked inotify instance; those move.  A filter's own descriptor
- * (kq_fd_own(): a timerfd, the signal descriptors, a WRITE set, a netlink
- * socket, an io_uring ring) does not, and the call fails with EBUSY.  The numbers are changed under every kqueue's
+ * parked inotify instance, or a filter's own descriptor (kq_fd_own(): a
+ * timerfd, a split WRITE set, a netlink socket, an io_uring ring).  Not
+ * the signal filter's (its signal handler writes one, with no kqueue to
+ * count it in): dup2() onto those fails with EBUSY.  The numbers are changed under every kqueue's
  * lock (as before a fork).  What makes a move more than a renumbering are
  * the threads that use a number without the lock (wake.h, rule W9): a
  * sleep's epoll_wait(), a poke after the unlock, a signal handler's
@@ -48,7 +49,34 @@ void kq_move_unlock(void)
 	pthread_mutex_unlock(&move_lock);
 }
 
-enum what { NONE, EPFD, WAITFD, WAKEFD };
+enum what { NONE, EPFD, WAITFD, WAKEFD, FILTER };
+
+/* An epoll entry in kq's set named by the new number, and the one named
+ * by the old gone (which still names the same file): its readiness, level
+ * as all these entries are, is reported again by the new one. */
+void kq_entry_rekey(struct kqueue *kq, int old, int new, uint64_t tag)
+{
+	sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, new, EPOLLIN, tag);
+	sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, old, 0, 0);
+}
+
+/* A filter's own descriptor (kq_fd_own()) of kq's, renumbered: used under
+ * the lock only, but for the split WRITE set, which a signal handler's
+ * close may name (kq_defer_close(), in a window). */
+static bool renumber_filter(struct kqueue *kq, int old, int new)
+{
+	if (kq->wrfd == old) {
+		kq_entry_rekey(kq, old, new, KQ_TAG_WRSET);
+		__atomic_store_n(&kq->wrfd, new, __ATOMIC_RELAXED);
+		return true;
+	}
+	if (kq->diagfd == old) {
+		kq->diagfd = new;
+		return true;
+	}
+	return kq_timer_renumber(kq, old, new) || kq_proc_renumber(kq, old, new) ||
+	       kq_uring_renumber(kq->ring, old, new);
+}
 
 /* Under kq_glock and every kqueue's lock: the new number in place of the
  * old where kq uses it.  An entry keyed by the new number joins the one
@@ -78,6 +106,8 @@ static bool renumber(struct kqueue *kq, enum what w, int old, int new)
 		kq->wakefd = new;
 		kq->wake_on = true;
 		return true;
+	case FILTER:
+		return renumber_filter(kq, old, new);
 	default:
 		return false;
 	}
@@ -118,8 +148,8 @@ static int move_out(int fd)
 	int kind = kq_fd_hidden_kind(fd);
 	if (kind == KQ_OWN_NONE)
 		return 0;   /* not libkq's any more */
-	if (kind == KQ_OWN_FIXED || kq_signal_owns(fd))
-		return -EBUSY;   /* a filter's: see kq_fd_own() */
+	if (kq_signal_owns(fd))
+		return -EBUSY;   /* the signal filter's: written by its handler */
 	int r = kq_vnode_pool_move(fd);
 	if (r != 0)
 		return r < 0 ? -EBUSY : 0;
@@ -134,31 +164,32 @@ static int move_out(int fd)
 
 	pthread_mutex_lock(&kq_glock);
 	kq_lock_all();
-	bool fixed = false;
 	if (w == NONE)
-		for (struct kqueue *kq = kq_live; kq && w == NONE; kq = kq->gnext) {
+		for (struct kqueue *kq = kq_live; kq && w == NONE; kq = kq->gnext)
 			w = kq->epfd == fd ? EPFD : kq->waitfd == fd ? WAITFD : NONE;
-			fixed |= kq->wrfd == fd;
-		}
+	if (w == NONE)
+		w = FILTER;   /* renumber() finds it, or nothing does */
 	struct kqueue *held = NULL;
+	bool found = false;
 	for (struct kqueue *kq = kq_live; kq; kq = kq->gnext) {
 		if (!renumber(kq, w, fd, new))
 			continue;
+		found = true;
 		atomic_fetch_add(&kq->wgen, 1);
 		kq->users++;
 		kq->mnext = held;
 		held = kq;
 	}
+	/* The wake eventfd moves even if no listed kqueue names it: one
+	 * being made follows when it is listed (kq_create). */
 	if (w == WAKEFD)
 		kq_wake_shared_moved(new);
 	kq_unlock_all();
 	pthread_mutex_unlock(&kq_glock);
 
-	if (w == NONE) {
+	if (!found && w != WAKEFD) {
 		kq_fdtab_unhide(new);
 		sys_close(new);
-		if (fixed)
-			return -EBUSY;   /* a split WRITE set (filter/fd.c) */
 		/* its kqueue was torn down meanwhile (the number is free or
 		 * the program's), or is not on the live list: being made, or
 		 * closed with threads still inside, which its close woke and

@@ -223,6 +223,16 @@ static void connector_unref(struct kqueue *kq, struct kq_procs *p)
 	p->cnfd = -1;
 }
 
+bool kq_proc_renumber(struct kqueue *kq, int old, int new)
+{
+	struct kq_procs *p = kq->procs;
+	if (!p || p->cnfd != old)
+		return false;
+	kq_entry_rekey(kq, old, new, KQ_TAG_PROCCN);
+	p->cnfd = new;
+	return true;
+}
+
 /* ---- exit ---- */
 
 static void pidfd_close(struct kqueue *kq, struct pstate *st)

@@ -334,6 +334,16 @@ static int timer_arm(struct kqueue *kq, struct knote *kn)
 	return (kn->data > 0 || (kn->flags & EV_ERROR)) ? 0 : 1;
 }
 
+bool kq_timer_renumber(struct kqueue *kq, int old, int new)
+{
+	struct kq_timers *t = kq->timers;
+	if (!t || t->tfd != old)
+		return false;
+	kq_entry_rekey(kq, old, new, KQ_TAG_TIMER);
+	t->tfd = new;
+	return true;
+}
+
 static void timer_fini(struct kqueue *kq)
 {
 	struct kq_timers *t = kq->timers;

@@ -81,6 +81,14 @@ bool kq_uring_usable(void)
 	return atomic_load_explicit(&uring_allowed, memory_order_relaxed) != 0;
 }
 
+bool kq_uring_renumber(struct kq_uring *r, int old, int new)
+{
+	if (!r || r->fd != old)
+		return false;
+	r->fd = new;
+	return true;
+}
+
 void kq_uring_free(struct kq_uring *r)
 {
 	if (!r)
