@@ -122,7 +122,7 @@ void kq_fd_own_close(int fd)
  * knowing, and the program's next file there must not be refused its
  * close().  libkq's own are close-on-exec epoll sets, eventfds, inotify
  * instances, and what kq_fd_own() marks (timerfds, signalfds, io_uring
- * rings, netlink sockets); anything else at the number is the program's,
+ * rings, netlink sockets, pidfds, fanotify groups); anything else at the number is the program's,
  * and the mark goes.  Only for marked numbers: a program closing one of
  * libkq's.
  */
@@ -145,7 +145,9 @@ int kq_fd_hidden_kind(int fd)
 	if (!strcmp(link, "anon_inode:inotify"))
 		return KQ_OWN_INOTIFY;
 	if (!strcmp(link, "anon_inode:[timerfd]") || !strcmp(link, "anon_inode:[signalfd]") ||
-	    !strcmp(link, "anon_inode:[io_uring]") || !strncmp(link, "socket:[", 8))
+	    !strcmp(link, "anon_inode:[io_uring]") || !strcmp(link, "anon_inode:[pidfd]") ||
+	    !strcmp(link, "anon_inode:[fanotify]") ||
+	    !strncmp(link, "socket:[", 8))
 		return KQ_OWN_FIXED;
 gone:
 	kq_fdtab_unhide(fd);

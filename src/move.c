@@ -8,7 +8,8 @@
  * What may sit there: a kqueue's private epoll copy (epfd), its waitset
  * (waitfd), the process's wake eventfd (every kqueue's wakefd), or a
  * parked inotify instance, or a filter's own descriptor (kq_fd_own(): a
- * timerfd, a split WRITE set, a netlink socket, an io_uring ring).  Not
+ * timerfd, a split WRITE set, a netlink socket, an io_uring ring, a
+ * pidfd, the inotify instance or fanotify group in use).  Not
  * the signal filter's (its signal handler writes one, with no kqueue to
  * count it in): dup2() onto those fails with EBUSY.  The numbers are changed under every kqueue's
  * lock (as before a fork).  What makes a move more than a renumbering are
@@ -52,11 +53,11 @@ void kq_move_unlock(void)
 enum what { NONE, EPFD, WAITFD, WAKEFD, FILTER };
 
 /* An epoll entry in kq's set named by the new number, and the one named
- * by the old gone (which still names the same file): its readiness, level
- * as all these entries are, is reported again by the new one. */
-void kq_entry_rekey(struct kqueue *kq, int old, int new, uint64_t tag)
+ * by the old gone (which still names the same file): a readiness the old
+ * one had, the new one reports (an edge-triggered one, once more). */
+void kq_entry_rekey(struct kqueue *kq, int old, int new, uint32_t events, uint64_t tag)
 {
-	sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, new, EPOLLIN, tag);
+	sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, new, events, tag);
 	sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, old, 0, 0);
 }
 
@@ -66,7 +67,7 @@ void kq_entry_rekey(struct kqueue *kq, int old, int new, uint64_t tag)
 static bool renumber_filter(struct kqueue *kq, int old, int new)
 {
 	if (kq->wrfd == old) {
-		kq_entry_rekey(kq, old, new, KQ_TAG_WRSET);
+		kq_entry_rekey(kq, old, new, EPOLLIN, KQ_TAG_WRSET);
 		__atomic_store_n(&kq->wrfd, new, __ATOMIC_RELAXED);
 		return true;
 	}
@@ -75,7 +76,7 @@ static bool renumber_filter(struct kqueue *kq, int old, int new)
 		return true;
 	}
 	return kq_timer_renumber(kq, old, new) || kq_proc_renumber(kq, old, new) ||
-	       kq_uring_renumber(kq->ring, old, new);
+	       kq_vnode_renumber(kq, old, new) || kq_uring_renumber(kq->ring, old, new);
 }
 
 /* Under kq_glock and every kqueue's lock: the new number in place of the

@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The descriptors filters keep (a kqueue's timerfd, the process's
- * signalfd and the eventfd its signal handler writes) are out of the
- * program's way too: with timer and signal knotes in a kqueue, the next
- * number the program gets is still the kqueue's plus one, as on FreeBSD.
- * The program's close() of one of them fails with EBADF, closefrom()
- * leaves them, dup2() onto the timerfd puts the program's descriptor there
- * (the timerfd moves away), onto the signal filter's fails with EBUSY
- * (they do not move), and the knotes keep working: a timer record and a
- * signal record come, exact, and nothing is written to the program's
- * files.
+ * The descriptors filters keep (a kqueue's timerfd and inotify instance,
+ * a knote's pidfd, the process's signalfd and the eventfd its signal
+ * handler writes) are out of the program's way too: with timer, vnode,
+ * proc and signal knotes in a kqueue, the next number the program gets is
+ * still the kqueue's plus one, as on FreeBSD.  The program's close() of
+ * one of them fails with EBADF, closefrom() leaves them, dup2() onto the
+ * timerfd, the inotify instance or the pidfd puts the program's
+ * descriptor there (libkq's moves away), onto the signal filter's fails
+ * with EBUSY (they do not move), and the knotes keep working: a timer, a
+ * vnode, an exit and a signal record come, exact, and nothing is written
+ * to the program's files.
  */
 #include "t.h"
 #include "t_hidden.h"
+
+#include <sys/wait.h>
 
 int main(void)
 {
@@ -24,10 +27,25 @@ int main(void)
 	mine[kq] = 1;
 	t_change(kq, 1, EVFILT_TIMER, EV_ADD, 0, 5, (void *)1);
 	t_change(kq, SIGUSR1, EVFILT_SIGNAL, EV_ADD | EV_CLEAR, 0, 0, (void *)2);
+	char dir[] = "/tmp/kq-own-XXXXXX", file[64];
+	T_ASSERT(mkdtemp(dir) != NULL);
+	snprintf(file, sizeof file, "%s/f", dir);
+	int ff = open(file, O_CREAT | O_RDWR, 0600);
+	T_ASSERT(ff == kq + 1);
+	mine[ff] = 1;
+	t_change(kq, ff, EVFILT_VNODE, EV_ADD | EV_CLEAR, NOTE_WRITE, 0, (void *)3);
+	pid_t child = fork();
+	T_ASSERT(child >= 0);
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	t_change(kq, child, EVFILT_PROC, EV_ADD, NOTE_EXIT, 0, (void *)4);
 	int n = dup(0);
-	if (n != kq + 1)
-		T_FAIL("with timer and signal knotes in kqueue %d, the next number is "
-		       "%d, not %d", kq, n, kq + 1);
+	if (n != kq + 2)
+		T_FAIL("with timer, vnode, proc and signal knotes in kqueue %d and a "
+		       "file at %d, the next number is %d, not %d", kq, kq + 1, n,
+		       kq + 2);
 	mine[n] = 1;
 
 	/* the program's files at low numbers, to see nothing lands there */
@@ -36,7 +54,7 @@ int main(void)
 	mine[p[0]] = mine[p[1]] = 1;
 	T_ASSERT(fcntl(p[0], F_SETFL, O_NONBLOCK) == 0);
 
-	int lib[32];
+	int lib[32], moved = 0, kept = 0;
 	int k = t_others(mine, lib, 32);
 	if (k < 3)
 		T_FAIL("libkq holds %d descriptors of its own, expected 3 or more", k);
@@ -55,14 +73,21 @@ int main(void)
 			if (dup2(p[1], lib[i]) != -1 || errno != EBUSY)
 				T_FAIL("dup2(%d, %d) onto libkq's %s: not -1/EBUSY (%s)",
 				       p[1], lib[i], what, strerror(errno));
-		} else if (strstr(what, "timerfd")) {
-			/* a kqueue's timerfd moves away */
+			kept++;
+		} else if (strstr(what, "timerfd") || strstr(what, "inotify") ||
+			   strstr(what, "pidfd")) {
+			/* a kqueue's timerfd and inotify instance, a knote's
+			 * pidfd: they move away */
 			if (dup2(p[1], lib[i]) != lib[i])
 				T_FAIL("dup2(%d, %d) onto libkq's %s: %s", p[1], lib[i],
 				       what, strerror(errno));
 			T_ASSERT(close(lib[i]) == 0);
+			moved++;
 		}
 	}
+	if (moved != 3 || kept != 1)
+		T_FAIL("moved %d of libkq's descriptors (timerfd, inotify, pidfd: 3 "
+		       "expected), kept %d signalfd (1 expected)", moved, kept);
 	closefrom(n + 1);   /* the program's close-everything */
 	mine[p[0]] = mine[p[1]] = 0;
 	t_pipe(p);
@@ -76,6 +101,15 @@ int main(void)
 	t_change(kq, 1, EVFILT_TIMER, EV_DELETE, 0, 0, NULL);
 	T_ASSERT(kill(getpid(), SIGUSR1) == 0);
 	T_GET1(kq, SIGUSR1, EVFILT_SIGNAL, EV_CLEAR, 0, 1, (void *)2);
+	T_ASSERT(write(ff, "y", 1) == 1);
+	T_GET1(kq, ff, EVFILT_VNODE, EV_CLEAR, NOTE_WRITE | NOTE_EXTEND, 0, (void *)3);
+	T_ASSERT(kill(child, SIGKILL) == 0);
+	T_EQ(t_wait(kq, ev, 1, 2000), 1);
+	T_KEVENT(&ev[0], child, EVFILT_PROC, EV_EOF | EV_CLEAR | EV_ONESHOT, NOTE_EXIT,
+		 ev[0].data, (void *)4);
+	T_ASSERT(waitpid(child, NULL, 0) == child);
+	unlink(file);
+	rmdir(dir);
 	char c;
 	if (read(p[0], &c, 1) != -1 || errno != EAGAIN)
 		T_FAIL("libkq wrote the program's pipe");

@@ -223,14 +223,29 @@ static void connector_unref(struct kqueue *kq, struct kq_procs *p)
 	p->cnfd = -1;
 }
 
+/* move.c: the connector socket or a knote's pidfd at a new number.  A
+ * pidfd's entry is edge-triggered: made anew for an exited process it
+ * reports once more, which st->exited absorbs. */
 bool kq_proc_renumber(struct kqueue *kq, int old, int new)
 {
 	struct kq_procs *p = kq->procs;
-	if (!p || p->cnfd != old)
+	if (!p)
 		return false;
-	kq_entry_rekey(kq, old, new, KQ_TAG_PROCCN);
-	p->cnfd = new;
-	return true;
+	if (p->cnfd == old) {
+		kq_entry_rekey(kq, old, new, EPOLLIN, KQ_TAG_PROCCN);
+		p->cnfd = new;
+		return true;
+	}
+	for (uint32_t i = 0; i < p->nslots; i++) {
+		struct knote *kn = p->slots[i];
+		struct pstate *st = kn ? kn->fstate : NULL;
+		if (st && st->pidfd == old) {
+			kq_entry_rekey(kq, old, new, EPOLLIN | EPOLLET, tag_of(p, i));
+			st->pidfd = new;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* ---- exit ---- */
@@ -241,7 +256,7 @@ static void pidfd_close(struct kqueue *kq, struct pstate *st)
 		return;
 	if (!kq->dead)
 		sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, st->pidfd, 0, 0);
-	sys_close(st->pidfd);
+	kq_fd_own_close(st->pidfd);
 	st->pidfd = -1;
 }
 
@@ -572,7 +587,7 @@ static int proc_setup(struct kqueue *kq, struct knote *kn, bool tracked)
 			goto fail;
 		return 0;
 	}
-	st->pidfd = fd;
+	st->pidfd = fd = kq_fd_own(fd);   /* out of the program's way */
 	err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, fd, EPOLLIN | EPOLLET,
 			    tag_of(p, st->slot));
 	if (err)
@@ -700,7 +715,7 @@ static void proc_forget(struct kqueue *kq)
 		struct knote *kn = p->slots[i];
 		struct pstate *st = kn ? kn->fstate : NULL;
 		if (st && st->pidfd >= 0)
-			sys_close(st->pidfd);
+			kq_fd_own_close(st->pidfd);
 	}
 }
 

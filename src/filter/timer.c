@@ -339,7 +339,7 @@ bool kq_timer_renumber(struct kqueue *kq, int old, int new)
 	struct kq_timers *t = kq->timers;
 	if (!t || t->tfd != old)
 		return false;
-	kq_entry_rekey(kq, old, new, KQ_TAG_TIMER);
+	kq_entry_rekey(kq, old, new, EPOLLIN, KQ_TAG_TIMER);
 	t->tfd = new;
 	return true;
 }

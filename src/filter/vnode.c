@@ -289,10 +289,11 @@ static int fan_open(struct kq_vnodes *v)
  * get numbers above every old one until the count wraps at INT_MAX; an
  * instance that has given out more than a billion is not parked.
  *
- * The number stays open while parked, so the program may close it
- * (closefrom()) and have it reused by a file of its own: a parked
- * instance is marked (owner set to this process, which without O_ASYNC
- * sends no signal) and checked before it is used or closed.  A fork child
+ * The number stays open while parked, out of the program's way and
+ * marked as libkq's (hide.c), as while in use; a raw close the program
+ * makes may still free it and have it reused by a file of its own: a
+ * parked instance is marked (owner set to this process, which without
+ * O_ASYNC sends no signal) and checked before it is used or closed.  A fork child
  * shares the parent's instances and must not use them: it closes its
  * copies (kq_vnode_fork_child; one whose parent has exited by then is
  * left, close-on-exec).
@@ -319,17 +320,20 @@ static bool pool_ours(int fd, long pid)
 	return n == (long)sizeof want - 1 && memcmp(link, want, sizeof want - 1) == 0;
 }
 
-/* A parked instance, emptied of its old events, or -1. */
+/* A parked instance, emptied of its old events, or -1.  It stays where
+ * it is, out of the program's way and marked (hide.c). */
 static int pool_take(void)
 {
 	for (unsigned i = 0; i < POOL; i++) {
 		if (atomic_load_explicit(&pool[i], memory_order_relaxed) < 0)
 			continue;
 		int fd = atomic_exchange(&pool[i], -1);
-		if (fd >= 0)
+		if (fd >= 0 && !pool_ours(fd, KQ_SYSCALL(SYS_getpid))) {
 			kq_fdtab_unhide(fd);
-		if (fd < 0 || !pool_ours(fd, KQ_SYSCALL(SYS_getpid)))
 			continue;   /* not ours any more: not ours to close */
+		}
+		if (fd < 0)
+			continue;
 		char buf[4096];
 		while (sys_read(fd, buf, sizeof buf) > 0)
 			;
@@ -338,28 +342,17 @@ static int pool_take(void)
 	return -1;
 }
 
-/* Parks an instance without watches; false if the pool is full. */
+/* Parks an instance without watches, at its number (already out of the
+ * program's way and marked: vnodes_notify); false if the pool is full. */
 static bool pool_put(int fd)
 {
 	if (KQ_SYSCALL(SYS_fcntl, fd, F_SETOWN, KQ_SYSCALL(SYS_getpid)) != 0)
 		return false;
-	/* Parked out of the program's way (hide.c): far up, and a free
-	 * number to its close() and closefrom().  A copy is made and the
-	 * old number closed: the instance (its group) lives on. */
-	int high = kq_fd_dup_high(fd);
-	int park = high >= 0 ? high : fd;
-	kq_fdtab_hide(park);   /* before a taker can see it (it unhides) */
 	for (unsigned i = 0; i < POOL; i++) {
 		int none = -1;
-		if (atomic_compare_exchange_strong(&pool[i], &none, park)) {
-			if (high >= 0)
-				sys_close(fd);
+		if (atomic_compare_exchange_strong(&pool[i], &none, fd))
 			return true;
-		}
 	}
-	kq_fdtab_unhide(park);
-	if (high >= 0)
-		sys_close(high);   /* a copy: the caller closes the instance */
 	return false;
 }
 
@@ -386,6 +379,17 @@ int kq_vnode_pool_move(int fd)
 		return 0;
 	}
 	return 0;
+}
+
+/* move.c: the kqueue's instance in use at a new number. */
+bool kq_vnode_renumber(struct kqueue *kq, int old, int new)
+{
+	struct kq_vnodes *v = kq->vnodes;
+	if (!v || v->inofd != old)
+		return false;
+	kq_entry_rekey(kq, old, new, EPOLLIN, KQ_TAG_INOTIFY);
+	v->inofd = new;
+	return true;
 }
 
 /* In a fork child: the parked instances are the parent's too. */
@@ -425,7 +429,7 @@ static int vnodes_notify(struct kqueue *kq, struct kq_vnodes *v)
 		int e = errno;
 		fd = pool_take();
 		if (fd < 0)
-			fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+			fd = kq_fd_own(inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
 		err = fd < 0 ? -errno : 0;
 		errno = e;
 		/* refused by a sandbox (EPERM, EACCES) or missing (ENOSYS):
@@ -433,14 +437,13 @@ static int vnodes_notify(struct kqueue *kq, struct kq_vnodes *v)
 		if (err == -EPERM || err == -EACCES || err == -ENOSYS)
 			err = -ENOTSUP;
 	} else {
-		fd = fan_open(v);
+		fd = kq_fd_own(fan_open(v));
 		err = fd < 0 ? fd : 0;
 	}
 	if (!err)
 		err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, fd, EPOLLIN, KQ_TAG_INOTIFY);
 	if (err) {
-		if (fd >= 0)
-			sys_close(fd);
+		kq_fd_own_close(fd);
 		free(v->objs);
 		v->objs = NULL;
 		v->fan = false;
@@ -1321,7 +1324,7 @@ static void inotify_release(struct kqueue *kq, struct kq_vnodes *v)
 				park = false;
 		}
 	if (!park || !pool_put(v->inofd))
-		sys_close(v->inofd);
+		kq_fd_own_close(v->inofd);
 	v->inofd = -1;
 }
 
@@ -1353,8 +1356,7 @@ void kq_vnode_fini(struct kqueue *kq)
 			next = o->next;
 			free(o);
 		}
-	if (v->inofd >= 0)
-		sys_close(v->inofd);
+	kq_fd_own_close(v->inofd);
 	free(v->objs);
 	free(v->byfd);
 	free(v->bywd);
@@ -1367,8 +1369,7 @@ static void vnode_forget(struct kqueue *kq)
 	struct kq_vnodes *v = kq->vnodes;
 	if (!v)
 		return;
-	if (v->inofd >= 0)
-		sys_close(v->inofd);
+	kq_fd_own_close(v->inofd);
 	for (unsigned b = 0; b < v->nb; b++)
 		for (struct vwatch *w = v->bywd[b]; w; w = w->wdnext)
 			if (w->isparent && w->pfd >= 0)
