@@ -41,6 +41,7 @@ set(KQ_LIBC_TESTS
   lifetime-close-after-fork lifetime-close-after-scm-rights
   lifetime-close-after-setfd-spawn lifetime-close-private-accept4
   lifetime-close-private-socketpair lifetime-kqueue-raw-close-reused
+  lifetime-close-private-inheritable lifetime-close-private-child-race
   lifetime-raw-close-socket-reborn lifetime-raw-close-reborn-in-library
   lifetime-raw-close-kept-error
   # getsockopt(), connect() and the read and write calls: the socket error
@@ -65,9 +66,10 @@ set(KQ_LIBC_TESTS
   signal-pending-before signal-rt-blocked-sigwaitinfo
   signal-rt-blocked-kill-twice signal-self-sync
   signal-thread-directed signal-two-kqueues
-  # posix_spawn() and vfork(): children keep ignored watched signals
-  # ignored; a vfork child's signal calls are its own
+  # posix_spawn(), system(), popen() and vfork(): children keep ignored
+  # watched signals ignored; a vfork child's signal calls are its own
   signal-spawn-keeps-ignored signal-vfork-exec-keeps-ignored
+  signal-system-ignored signal-popen-ignored
   signal-vfork-child-disposition signal-vfork-child-exec
   # all of them: errno is left alone when they succeed
   errno-kept-with-knotes)
