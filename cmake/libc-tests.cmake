@@ -70,6 +70,8 @@ set(KQ_LIBC_TESTS
   # watched signals ignored; a vfork child's signal calls are its own
   signal-spawn-keeps-ignored signal-vfork-exec-keeps-ignored
   signal-system-ignored signal-popen-ignored
+  # system(), popen(), pclose(): libkq's own, with glibc's contract
+  spawn-system-like-glibc spawn-popen-like-glibc cancel-system-kills-child
   signal-vfork-child-disposition signal-vfork-child-exec
   # all of them: errno is left alone when they succeed
   errno-kept-with-knotes)

@@ -58,6 +58,8 @@ static inline void t_shell_same(const char *name,
 	run(&b, ob, sizeof ob);
 	if (strcmp(oa, ob) != 0)
 		T_FAIL("%s:\n  libkq: %s\n  glibc: %s", name, oa, ob);
+	if (getenv("T_SHELL_VERBOSE"))
+		fprintf(stderr, "%s: %s\n", name, oa);
 }
 
 /* Runs a case in a child where no process can be made (clone refused with
