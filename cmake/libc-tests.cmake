@@ -33,7 +33,7 @@ set(KQ_LIBC_TESTS
   lifetime-close-range-in-library lifetime-dup2-in-library
   lifetime-eventfd-close-in-library lifetime-fclose-drops-knotes
   lifetime-kqueue-close-in-library lifetime-raw-close-eventfd
-  lifetime-linked-library-order
+  lifetime-linked-library-order lifetime-linked-order-unseen-spawn
   # ... with the socket births (socket(), accept4(), dup(), fcntl(),
   # sendmsg() with SCM_RIGHTS): a close that frees its file, or does not
   lifetime-close-after-dup lifetime-close-after-dup-in-library

@@ -32,14 +32,15 @@ const char kq_births_anchor = 1;
 
 /*
  * A new socket is private (fdtab.c, births) if no child can copy it unseen.
- * In libkq.so every way the C library makes a child is libkq's (fork's
- * handlers, vfork, posix_spawn, system, popen), so any socket can be.  In
- * libkq.a the program's posix_spawn() is the C library's own (libc/spawn.c),
- * and where vfork() is not libkq's (not x86-64) it is unseen too: only a
- * close-on-exec socket can be private, as an exec drops it.
+ * In libkq.so, when the program's calls that make children are all libkq's
+ * (fork's handlers, vfork, posix_spawn, system, popen: kq_children_seen in
+ * spawn.c), any socket can be.  Otherwise only a close-on-exec socket, as
+ * an exec drops it: in libkq.a, whose program's posix_spawn() is the C
+ * library's (libc/spawn.c), where vfork() is not libkq's (not x86-64), and
+ * when the C library's names come first in the lookup order.
  */
-#if defined(KQ_SHARED_LIB) && KQ_VFORK_TRACKED
-#define CHILDREN_SEEN true
+#ifdef KQ_SHARED_LIB
+#define CHILDREN_SEEN kq_children_seen
 #else
 #define CHILDREN_SEEN false
 #endif
