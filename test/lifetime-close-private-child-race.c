@@ -7,8 +7,8 @@
  * number (an orphan, reporting for a file the program no longer names).
  * libkq makes the child wait for such closes (src/fdtab.c, children).
  *
- * One thread makes children that hold their copies for a while (fork, and
- * posix_spawn of a sleep), another makes watched sockets (close-on-exec
+ * One thread makes children that hold their copies for a while (fork,
+ * vfork and posix_spawn of a sleep), another makes watched sockets (close-on-exec
  * and not) and closes them, and looks in the kqueue's epoll set
  * (/proc/self/fdinfo) right after each close: an entry for the number is
  * the race lost.  A second, the test ends with the first.
@@ -24,18 +24,31 @@ extern char **environ;
 
 static atomic_bool stop;
 
+/* In a frame of its own: nothing of the caller's is live across vfork(). */
+static __attribute__((noinline)) pid_t vforked(char **argv)
+{
+	pid_t pid = vfork();
+	if (pid == 0) {
+		execv("/bin/sleep", argv);
+		_exit(127);
+	}
+	return pid;
+}
+
 static void *maker(void *arg)
 {
 	(void)arg;
 	char *argv[] = { "sleep", "0.01", NULL };
 	for (unsigned i = 0; !atomic_load(&stop); i++) {
 		pid_t pid;
-		if (i % 2 == 0) {
+		if (i % 3 == 0) {
 			pid = fork();
 			if (pid == 0) {
 				usleep(10000);
 				_exit(0);
 			}
+		} else if (i % 3 == 1) {
+			pid = vforked(argv);
 		} else if (posix_spawn(&pid, "/bin/sleep", NULL, NULL, argv, environ) != 0) {
 			pid = -1;
 		}
