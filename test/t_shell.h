@@ -34,7 +34,7 @@ static inline void t_shell_pair(struct t_shell *kq, struct t_shell *libc)
 	if (!libc->system || !libc->popen || !libc->pclose)
 		T_SKIP("glibc's system/popen/pclose not found");
 	if (libc->system == system)
-		T_SKIP("system() is glibc's here (built without the replacements)");
+		T_SKIP("system() is glibc's here (libkq does not replace it)");
 }
 
 /* Appends to the case's account. */
