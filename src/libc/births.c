@@ -153,8 +153,9 @@ static void fcntl_done(int fd, int cmd, unsigned long arg, int r)
 		born(r, 0, false, 0);
 		break;
 	case F_SETFD:
-		/* no longer closed by an exec: a spawned child keeps a copy */
-		if (!(arg & FD_CLOEXEC))
+		/* no longer closed by an exec: a child made unseen keeps a
+		 * copy (seen children end privacy anyway) */
+		if (!(arg & FD_CLOEXEC) && !CHILDREN_SEEN)
 			kq_fdtab_copied(fd);
 		break;
 	}
