@@ -42,6 +42,7 @@ set(KQ_LIBC_TESTS
   lifetime-close-after-setfd-spawn lifetime-close-private-accept4
   lifetime-close-private-socketpair lifetime-kqueue-raw-close-reused
   lifetime-close-private-inheritable lifetime-close-private-child-race
+  lifetime-close-inheritable-child-holds
   lifetime-raw-close-socket-reborn lifetime-raw-close-reborn-in-library
   lifetime-raw-close-kept-error
   # getsockopt(), connect() and the read and write calls: the socket error
