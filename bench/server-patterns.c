@@ -26,7 +26,8 @@
  *              kevent: accept `data` times on a listener event, the new
  *              socket's EV_ADD goes into the next kevent()'s changelist;
  *              close() drops its knote.  epoll: accept4 until EAGAIN,
- *              epoll_ctl(ADD) per socket, close (no DEL).
+ *              epoll_ctl(ADD) per socket, close (no DEL).  Accepted
+ *              close-on-exec, or not with --inheritable (HAProxy's way).
  *   readd      the keepalive connections served with the read knote removed
  *              while the request is served: on a read event EV_DELETE it,
  *              read until EAGAIN (echoing), then EV_ADD it again; both
@@ -283,12 +284,16 @@ struct client {
 	int pat;
 };
 
+/* --inheritable: connections are accepted without SOCK_CLOEXEC, as
+ * HAProxy's are (a close then frees its file unless a child copied it). */
+static int accept_cloexec = SOCK_CLOEXEC;
+
 /* One connection from a non-blocking listener, or -1 when none is
  * waiting; any other failure, or a descriptor beyond the tables, ends the
  * run. */
 static int accept_conn(int lsn, long fdcap, const char *who)
 {
-	int fd = accept4(lsn, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	int fd = accept4(lsn, NULL, NULL, SOCK_NONBLOCK | accept_cloexec);
 	if (fd < 0 && errno == EAGAIN)
 		return -1;
 	if (fd < 0)
@@ -1610,6 +1615,8 @@ static int parse_extra(const char *a)
 		opt_no_pin = 1;
 	} else if (strcmp(a, "--breakdown") == 0) {
 		opt_breakdown = 1;
+	} else if (strcmp(a, "--inheritable") == 0) {
+		accept_cloexec = 0;
 	} else if (strncmp(a, "--count-blocks=", 15) == 0) {
 		opt_count_blocks = bench_parse_long("--count-blocks", a + 15);
 	} else if (strncmp(a, "--method=", 9) == 0) {
@@ -1683,7 +1690,7 @@ int main(int argc, char **argv)
 	struct bench_opts o;
 	bench_parse_args(argc, argv, &o, parse_extra,
 			 "[--only=keepalive,conn,readd,disable,proxy,udp,conn2] [--method=perf|ptrace] "
-			 "[--breakdown] [--count-blocks=N] [--no-pin]");
+			 "[--breakdown] [--count-blocks=N] [--no-pin] [--inheritable]");
 	long blocks = o.blocks ? o.blocks : o.quick ? 2 : 31;
 	long cblocks = opt_count_blocks ? opt_count_blocks : o.quick ? 1 : 2;
 	/* requests per block, per pattern (--per-block sets them all) */

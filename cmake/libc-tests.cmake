@@ -35,7 +35,7 @@ set(KQ_LIBC_TESTS
   lifetime-close-range-in-library lifetime-dup2-in-library
   lifetime-eventfd-close-in-library lifetime-fclose-drops-knotes
   lifetime-kqueue-close-in-library lifetime-raw-close-eventfd
-  lifetime-linked-library-order
+  lifetime-linked-library-order lifetime-linked-order-unseen-spawn
   # ... with the socket births (socket(), accept4(), dup(), fcntl(),
   # sendmsg() with SCM_RIGHTS): a close that frees its file, or does not;
   # an end of file of a private socket, which no copy can have outlived
@@ -44,6 +44,8 @@ set(KQ_LIBC_TESTS
   lifetime-close-after-fork lifetime-close-after-scm-rights
   lifetime-close-after-setfd-spawn lifetime-close-private-accept4
   lifetime-close-private-socketpair lifetime-kqueue-raw-close-reused
+  lifetime-close-private-inheritable lifetime-close-private-child-race
+  lifetime-close-inheritable-child-holds
   lifetime-raw-close-socket-reborn lifetime-raw-close-reborn-in-library
   lifetime-raw-close-kept-error read-eof-private-socket
   # getsockopt(), connect() and the read and write calls: the socket error
@@ -68,9 +70,12 @@ set(KQ_LIBC_TESTS
   signal-pending-before signal-rt-blocked-sigwaitinfo
   signal-rt-blocked-kill-twice signal-self-sync
   signal-thread-directed signal-two-kqueues
-  # posix_spawn() and vfork(): children keep ignored watched signals
-  # ignored; a vfork child's signal calls are its own
+  # posix_spawn(), system(), popen() and vfork(): children keep ignored
+  # watched signals ignored; a vfork child's signal calls are its own
   signal-spawn-keeps-ignored signal-vfork-exec-keeps-ignored
+  signal-system-ignored signal-popen-ignored
+  # system(), popen(), pclose(): libkq's own, with glibc's contract
+  spawn-system-like-glibc spawn-popen-like-glibc cancel-system-kills-child
   signal-vfork-child-disposition signal-vfork-child-exec
   # all of them: errno is left alone when they succeed
   errno-kept-with-knotes)

@@ -26,6 +26,9 @@
 #define KQ_EXPORT_H
 
 #include <pthread.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 
@@ -66,5 +69,22 @@ ssize_t __write(int, const void *, size_t);
 ssize_t __send(int, const void *, size_t, int);
 int __connect(int, const struct sockaddr *, socklen_t);
 int __fcntl(int, int, ...);
+
+/* Replacements one file calls in another (KQ_CALL). */
+#ifdef KQ_SHARED_LIB
+struct sigaction;
+int kq_sigaction(int, const struct sigaction *, struct sigaction *);
+int kq_fclose(FILE *);
+#endif
+
+/* Children libkq sees being made (libc/spawn.c, libc/shell.c). */
+int kq_spawn(bool search, pid_t *pid, const char *path,
+	     const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr,
+	     char *const argv[], char *const envp[]);
+#ifdef KQ_SHARED_LIB
+extern bool kq_children_seen;         /* libc/spawn.c */
+#endif
+pid_t kq_popen_forget(FILE *f);       /* the child of a popen() stream, or -1 */
+int kq_popen_wait(pid_t child, int closed);   /* pclose()'s result */
 
 #endif /* KQ_EXPORT_H */

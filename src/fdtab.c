@@ -14,6 +14,7 @@
 #include "kq.h"
 #include "sys.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -347,7 +348,7 @@ void kq_fdtab_clear(int fd)
  * also known to have the default SO_RCVLOWAT until libkq's setsockopt()
  * sets it, and to be the only descriptor of its file ("private") until
  * something may have copied it: a dup (dup, dup2, dup3, fcntl F_DUPFD), a
- * descriptor sent in SCM_RIGHTS, or a fork (the epoch below).  Closing a
+ * descriptor sent in SCM_RIGHTS, or a child (the epoch below).  Closing a
  * private descriptor frees its file, and the kernel then removes the file's
  * epoll entries by itself: libkq skips its EPOLL_CTL_DEL (kqueue.c).
  *
@@ -361,21 +362,55 @@ void kq_fdtab_clear(int fd)
 #define BIRTH_PRIVATE 0x100u
 #define BIRTH_LOWAT   0x200u   /* SO_RCVLOWAT was set: read it */
 #define BIRTH_EPOCH_SHIFT 10
+#define EPOCH_MASK (~0u >> BIRTH_EPOCH_SHIFT)
 
-static atomic_uint fork_epoch;
+/*
+ * Children.  Every child libkq sees being made (fork, vfork, posix_spawn,
+ * system, popen: kq_fdtab_child_begin/end) copies the descriptor table when
+ * the kernel clones it, so no birth from before that clone is private after
+ * it.  The epoch moves at both ends of a making, and `making` counts those
+ * under way: a birth reads the epoch before its system call makes the
+ * descriptor, so a birth is private only while the epoch it read is still
+ * the epoch and no making is under way.
+ *
+ * The race this leaves is the close's: close() judges a descriptor private
+ * and skips its EPOLL_CTL_DELs, and only then the close system call runs;
+ * a child cloned in between holds the file, whose entries then live on.
+ * So a judgment opens a window (`windows`, counted per thread too), which
+ * the caller closes once its system call has freed the number, and a
+ * making waits, after moving the epoch, until no other thread has one open
+ * (sequentially consistent on both sides, Dekker's way: either the judgment
+ * sees the making, or the making sees the window).  A window of its own
+ * thread (a signal handler making a child while the interrupted thread was
+ * closing) cannot be waited for: the fork child closes those numbers
+ * itself (kq_fdtab_child_made); posix_spawn, system and popen are not
+ * async-signal-safe, and a vfork child from such a handler keeps the file
+ * (docs/design.md).  A window stays open for as long as the close blocks
+ * (SO_LINGER), and a making waits that long.
+ */
+static atomic_uint epoch;
+static atomic_uint making;
+static atomic_uint windows;
+static __thread unsigned my_windows __attribute__((tls_model("initial-exec")));
+/* the numbers of this thread's open windows, for a fork child (above) */
+#define WINDOW_FDS 8
+static __thread int window_fd[WINDOW_FDS] __attribute__((tls_model("initial-exec")));
 
-/* Only a close-on-exec descriptor can be private: any other is copied
- * into every child a spawn makes (system(), popen() and posix_spawn() run
- * no fork handlers). */
-void kq_fdtab_born(int fd, int kind, bool cloexec)
+unsigned kq_fdtab_epoch(void)
+{
+	return atomic_load(&epoch);
+}
+
+/* can_be_private: no child libkq does not see can copy the descriptor
+ * (libc/births.c). */
+void kq_fdtab_born(int fd, int kind, bool can_be_private, unsigned ep)
 {
 	struct fdent *e = ent(fd, true);
 	if (!e)
 		return;
-	unsigned ep = atomic_load_explicit(&fork_epoch, memory_order_relaxed);
 	unsigned b = (unsigned)kind & BIRTH_KIND;
-	if (cloexec)
-		b |= BIRTH_PRIVATE | ep << BIRTH_EPOCH_SHIFT;
+	if (can_be_private)
+		b |= BIRTH_PRIVATE | (ep & EPOCH_MASK) << BIRTH_EPOCH_SHIFT;
 	atomic_store_explicit(&e->birth, b, memory_order_relaxed);
 }
 
@@ -400,15 +435,53 @@ int kq_fdtab_birth_kind(int fd)
 	return e ? (int)(atomic_load_explicit(&e->birth, memory_order_relaxed) & BIRTH_KIND) : 0;
 }
 
+/* The same judgment without a window, for a look that no close follows
+ * (filter/fd.c): only as sure as the moment it is made. */
+bool kq_fdtab_seems_private(int fd)
+{
+	struct fdent *e = ent(fd, false);
+	if (!e)
+		return false;
+	unsigned b = atomic_load_explicit(&e->birth, memory_order_relaxed);
+	return (b & BIRTH_PRIVATE) && atomic_load(&making) == 0 &&
+	       (b >> BIRTH_EPOCH_SHIFT) == (atomic_load(&epoch) & EPOCH_MASK);
+}
+
+/* Whether fd is its file's only descriptor; if so, a window is open
+ * until kq_fdtab_closed() (Children, above).  Only for a close. */
 bool kq_fdtab_private(int fd)
 {
 	struct fdent *e = ent(fd, false);
 	if (!e)
 		return false;
 	unsigned b = atomic_load_explicit(&e->birth, memory_order_relaxed);
-	unsigned ep = atomic_load_explicit(&fork_epoch, memory_order_relaxed);
-	return (b & BIRTH_PRIVATE) &&
-	       (b >> BIRTH_EPOCH_SHIFT) == (ep & (~0u >> BIRTH_EPOCH_SHIFT));
+	if (!(b & BIRTH_PRIVATE))
+		return false;
+	atomic_fetch_add(&windows, 1);
+	if (atomic_load(&making) == 0 &&
+	    (b >> BIRTH_EPOCH_SHIFT) == (atomic_load(&epoch) & EPOCH_MASK)) {
+		if (my_windows < WINDOW_FDS)
+			window_fd[my_windows] = fd;
+		my_windows++;
+		return true;
+	}
+	atomic_fetch_sub(&windows, 1);
+	return false;
+}
+
+unsigned kq_fdtab_windows(void)
+{
+	return my_windows;
+}
+
+/* The close system call after the judgments since kq_fdtab_windows()
+ * gave `mark` is over (done, failed or cancelled). */
+void kq_fdtab_closed(unsigned mark)
+{
+	if (my_windows > mark) {
+		atomic_fetch_sub_explicit(&windows, my_windows - mark, memory_order_release);
+		my_windows = mark;
+	}
 }
 
 void kq_fdtab_copied(int fd)
@@ -440,10 +513,32 @@ bool kq_fdtab_lowat_set(int fd)
 	return e && (atomic_load_explicit(&e->birth, memory_order_relaxed) & BIRTH_LOWAT);
 }
 
-/* Before a fork: every descriptor now has a copy in the child. */
-void kq_fdtab_forking(void)
+/* Before a child is cloned (Children, above). */
+void kq_fdtab_child_begin(void)
 {
-	atomic_fetch_add_explicit(&fork_epoch, 1, memory_order_relaxed);
+	atomic_fetch_add(&making, 1);
+	atomic_fetch_add(&epoch, 1);
+	while (atomic_load(&windows) > my_windows)
+		sched_yield();
+}
+
+/* After: the child's table is made, or none will be. */
+void kq_fdtab_child_end(void)
+{
+	atomic_fetch_add(&epoch, 1);
+	atomic_fetch_sub(&making, 1);
+}
+
+/* In a fork child: the makings of other threads are not under way here,
+ * and the closes this thread had judged when a signal handler forked are
+ * the parent's: the child's copies go, so that they free the file. */
+void kq_fdtab_child_made(void)
+{
+	atomic_store(&making, 0);
+	atomic_fetch_add(&epoch, 1);
+	atomic_store(&windows, my_windows);
+	for (unsigned i = 0; i < my_windows && i < WINDOW_FDS; i++)
+		KQ_SYSCALL(SYS_close, window_fd[i]);
 }
 
 /* Whether anything in libkq cares about fd at all: the close() fast path. */

@@ -50,8 +50,9 @@ static void prepare(void)
 {
 	sigset_t old;
 	kq_signals_block(&old);
+	/* before any lock: a close being waited for may take a kqueue's */
+	kq_fdtab_child_begin();
 	kq_move_lock();   /* a move's numbers are whole in the child */
-	kq_fdtab_forking();
 	kq_fork_prepare_kqueues();
 	kq_signal_fork_prepare();
 	fork_mask = old;
@@ -63,6 +64,7 @@ static void parent(void)
 	kq_signal_fork_parent();
 	kq_fork_parent_kqueues();
 	kq_move_unlock();
+	kq_fdtab_child_end();
 	kq_signals_restore(&old);
 }
 
@@ -75,6 +77,7 @@ static void child(void)
 		kq_held.m[i] = NULL;
 	kq_held.n = 0;
 	kq_held.last_kq[0] = kq_held.last_kq[1] = NULL;
+	kq_fdtab_child_made();
 	kq_signal_fork_child();
 	kq_fork_child_kqueues();
 	kq_vnode_fork_child();

@@ -651,12 +651,19 @@ unsigned kq_fdtab_rx(int fd);
 bool kq_fdtab_error_kept(int fd);
 void kq_fdtab_clear(int fd);
 bool kq_fdtab_busy(int fd);
-void kq_fdtab_born(int fd, int kind, bool cloexec);   /* a socket libkq saw made */
+/* a socket libkq saw made; ep: kq_fdtab_epoch() before it was */
+void kq_fdtab_born(int fd, int kind, bool can_be_private, unsigned ep);
+unsigned kq_fdtab_epoch(void);
 int  kq_fdtab_birth_kind(int fd);       /* its kind, or 0 */
 int  kq_fdtab_socket_interest(struct kqueue *kq, int fd);
 bool kq_fdtab_private(int fd);          /* no copy of it may exist */
+bool kq_fdtab_seems_private(int fd);   /* the same, not for a close */
+unsigned kq_fdtab_windows(void);        /* a mark for kq_fdtab_closed() */
+void kq_fdtab_closed(unsigned mark);    /* the close system call is over */
 void kq_fdtab_copied(int fd);           /* a copy may exist now */
-void kq_fdtab_forking(void);
+void kq_fdtab_child_begin(void);       /* a child is being made */
+void kq_fdtab_child_end(void);
+void kq_fdtab_child_made(void);         /* in a fork child */
 void kq_fdtab_set_lowat(int fd);        /* SO_RCVLOWAT set on it */
 void kq_fdtab_forget_birth(int fd);
 bool kq_fdtab_lowat_set(int fd);

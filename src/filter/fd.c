@@ -1296,7 +1296,7 @@ static int fd_event(struct kqueue *kq, struct knote *kn)
 	 * the descriptor is private (fdtab.c, births): only a copy keeps a
 	 * file and its entry alive after a close, and a private one has
 	 * none, so its reports are its own file's. */
-	if (__builtin_expect(fire && (kn->flags & EV_EOF), 0) && !kq_fdtab_private(fd) &&
+	if (__builtin_expect(fire && (kn->flags & EV_EOF), 0) && !kq_fdtab_seems_private(fd) &&
 	    slot_gone(kq, s, kn, fd))
 		return 0;
 	/* A level report found false demotes the slot (demote()), but not

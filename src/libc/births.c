@@ -6,7 +6,7 @@
  *   socket, socketpair, accept, accept4   a socket is born: its kind follows
  *                                         from the arguments (an accepted
  *                                         one is its listener's kind), and
- *                                         it is private if close-on-exec;
+ *                                         it is private (below);
  *   setsockopt(SO_RCVLOWAT)               the low-water mark is no longer
  *                                         the default;
  *   dup, fcntl(F_DUPFD*), F_SETFD         a copy may exist now (dup2, dup3
@@ -30,7 +30,22 @@
 /* See close.c: keeps this object in programs linked with libkq.a. */
 const char kq_births_anchor = 1;
 
-static void born(int fd, int kind, bool cloexec)
+/*
+ * A new socket is private (fdtab.c, births) if no child can copy it unseen.
+ * In libkq.so, when the program's calls that make children are all libkq's
+ * (fork's handlers, vfork, posix_spawn, system, popen: kq_children_seen in
+ * spawn.c), any socket can be.  Otherwise only a close-on-exec socket, as
+ * an exec drops it: in libkq.a, whose program's posix_spawn() is the C
+ * library's (libc/spawn.c), where vfork() is not libkq's (not x86-64), and
+ * when the C library's names come first in the lookup order.
+ */
+#ifdef KQ_SHARED_LIB
+#define CHILDREN_SEEN kq_children_seen
+#else
+#define CHILDREN_SEEN false
+#endif
+
+static void born(int fd, int kind, bool cloexec, unsigned ep)
 {
 	/* a vfork() child's descriptors are its own, not the parent's whose
 	 * tables it shares (fork.c) */
@@ -43,51 +58,56 @@ static void born(int fd, int kind, bool cloexec)
 	if (kq_fdtab_kq(fd) || kq_fdtab_interest_of(fd) > 0)
 		kq_fd_reborn(fd);
 	if (kind)
-		kq_fdtab_born(fd, kind, cloexec);
+		kq_fdtab_born(fd, kind, cloexec || CHILDREN_SEEN, ep);
 	else if (kq_fdtab_birth_kind(fd))
 		kq_fdtab_clear(fd);   /* left by a close libkq did not see */
 }
 
 int KQ_INTERPOSE(socket)(int domain, int type, int protocol)
 {
+	/* the epoch before the descriptor exists (fdtab.c, children) */
+	unsigned ep = kq_fdtab_epoch();
 	int fd = (int)syscall(SYS_socket, domain, type, protocol);
 	if (fd >= 0)
-		born(fd, kq_socket_kind(domain, type, protocol), (type & SOCK_CLOEXEC) != 0);
+		born(fd, kq_socket_kind(domain, type, protocol), (type & SOCK_CLOEXEC) != 0, ep);
 	return fd;
 }
 
 int KQ_INTERPOSE(socketpair)(int domain, int type, int protocol, int sv[2])
 {
+	unsigned ep = kq_fdtab_epoch();
 	int r = (int)syscall(SYS_socketpair, domain, type, protocol, sv);
 	if (r == 0) {
 		int kind = kq_socket_kind(domain, type, protocol);
-		born(sv[0], kind, (type & SOCK_CLOEXEC) != 0);
-		born(sv[1], kind, (type & SOCK_CLOEXEC) != 0);
+		born(sv[0], kind, (type & SOCK_CLOEXEC) != 0, ep);
+		born(sv[1], kind, (type & SOCK_CLOEXEC) != 0, ep);
 	}
 	return r;
 }
 
 /* A connection accepted from `lfd` is of its listener's kind. */
-static void accepted(int lfd, int fd, int flags)
+static void accepted(int lfd, int fd, int flags, unsigned ep)
 {
 	int k = kq_fdtab_birth_kind(lfd);
-	born(fd, (k == KQ_FD_TCP || k == KQ_FD_STREAM) ? k : 0, (flags & SOCK_CLOEXEC) != 0);
+	born(fd, (k == KQ_FD_TCP || k == KQ_FD_STREAM) ? k : 0, (flags & SOCK_CLOEXEC) != 0, ep);
 }
 
 /* accept and accept4 are cancellation points, as glibc's. */
 int KQ_INTERPOSE(accept4)(int fd, struct sockaddr *addr, socklen_t *len, int flags)
 {
+	unsigned ep = kq_fdtab_epoch();
 	long c = KQ_CANCELLABLE(SYS_accept4, fd, addr, len, flags);
 	if (c < 0) {
 		errno = (int)-c;
 		return -1;
 	}
-	accepted(fd, (int)c, flags);
+	accepted(fd, (int)c, flags, ep);
 	return (int)c;
 }
 
 int KQ_INTERPOSE(accept)(int fd, struct sockaddr *addr, socklen_t *len)
 {
+	unsigned ep = kq_fdtab_epoch();
 #ifdef SYS_accept
 	long c = KQ_CANCELLABLE(SYS_accept, fd, addr, len);
 #else
@@ -97,7 +117,7 @@ int KQ_INTERPOSE(accept)(int fd, struct sockaddr *addr, socklen_t *len)
 		errno = (int)-c;
 		return -1;
 	}
-	accepted(fd, (int)c, 0);
+	accepted(fd, (int)c, 0, ep);
 	return (int)c;
 }
 
@@ -116,7 +136,7 @@ int KQ_INTERPOSE(dup)(int fd)
 	int c = (int)syscall(SYS_dup, fd);
 	if (c >= 0 && !kq_foreign_process()) {
 		kq_fdtab_copied(fd);
-		born(c, 0, false);
+		born(c, 0, false, 0);
 	}
 	return c;
 }
@@ -130,11 +150,12 @@ static void fcntl_done(int fd, int cmd, unsigned long arg, int r)
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
 		kq_fdtab_copied(fd);
-		born(r, 0, false);
+		born(r, 0, false, 0);
 		break;
 	case F_SETFD:
-		/* no longer closed by an exec: a spawned child keeps a copy */
-		if (!(arg & FD_CLOEXEC))
+		/* no longer closed by an exec: a child made unseen keeps a
+		 * copy (seen children end privacy anyway) */
+		if (!(arg & FD_CLOEXEC) && !CHILDREN_SEEN)
 			kq_fdtab_copied(fd);
 		break;
 	}

@@ -42,6 +42,14 @@ const char kq_close_anchor = 1;
 /* glibc's fclose() under its second public name. */
 int _IO_fclose(FILE *);
 
+/* A close judged a descriptor private (fdtab.c, children): the window
+ * that opened ends with the system call, also when a cancellation ends
+ * the call. */
+static void windows_end(void *mark)
+{
+	kq_fdtab_closed(*(unsigned *)mark);
+}
+
 /* A cancellation point, as glibc's: a cancellation already pending acts
  * before anything is done (the knotes stay with the open descriptor), and
  * one that comes while the close blocks (SO_LINGER) acts there.  Linux
@@ -50,11 +58,18 @@ int _IO_fclose(FILE *);
 int KQ_INTERPOSE(close)(int fd)
 {
 	pthread_testcancel();
+	unsigned mark = kq_fdtab_windows();
 	if (__builtin_expect(kq_fd_closing(fd) < 0, 0)) {
 		errno = EBADF;   /* libkq's own: a free number to the program */
 		return -1;
 	}
-	return __close(fd);
+	if (kq_fdtab_windows() == mark)
+		return __close(fd);
+	int r;
+	pthread_cleanup_push(windows_end, &mark);
+	r = __close(fd);
+	pthread_cleanup_pop(1);
+	return r;
 }
 
 /* fclose() closes its descriptor inside the C library, where libkq's
@@ -66,9 +81,16 @@ int KQ_INTERPOSE(fclose)(FILE *f)
 	int e = errno;
 	int fd = f ? fileno(f) : -1;   /* -1 for memory streams */
 	errno = e;
+	/* a stream of libkq's popen(): its child is waited for (spawn.c) */
+	pid_t child = f ? kq_popen_forget(f) : -1;
+	unsigned mark = kq_fdtab_windows();
 	if (fd >= 0)
 		kq_fd_closing(fd);
-	return _IO_fclose(f);
+	int r;
+	pthread_cleanup_push(windows_end, &mark);
+	r = _IO_fclose(f);
+	pthread_cleanup_pop(1);
+	return child > 0 ? kq_popen_wait(child, r) : r;
 }
 
 /*
@@ -102,9 +124,11 @@ int KQ_INTERPOSE(dup3)(int oldfd, int newfd, int flags)
 		errno = -h;
 		return -1;
 	}
+	unsigned mark = kq_fdtab_windows();
 	if (oldfd != newfd && kq_fdtab_busy(newfd) && sys_fcntl(oldfd, F_GETFD, 0) >= 0)
 		kq_fd_closing(newfd);
 	int r = (int)(syscall(SYS_dup3, oldfd, newfd, flags));
+	kq_fdtab_closed(mark);
 	if (r < 0 && h > 0) {
 		/* the copy left at newfd is nobody's: not the program's */
 		int e = errno;
@@ -192,14 +216,18 @@ static long range_call(unsigned first, unsigned last, int flags)
 
 int KQ_INTERPOSE(close_range)(unsigned int first, unsigned int last, int flags)
 {
+	unsigned mark = kq_fdtab_windows();
 	if (!(flags & CLOSE_RANGE_CLOEXEC) && first <= last)
 		closing_range(first, last);
-	return (int)range_call(first, last, flags);
+	int r = (int)range_call(first, last, flags);
+	kq_fdtab_closed(mark);
+	return r;
 }
 
 void KQ_INTERPOSE(closefrom)(int lowfd)
 {
 	unsigned first = lowfd < 0 ? 0 : (unsigned)lowfd;
+	unsigned mark = kq_fdtab_windows();
 	closing_range(first, UINT_MAX);
 	int e = errno;
 	if (range_call(first, UINT_MAX, 0) != 0) {
@@ -208,5 +236,6 @@ void KQ_INTERPOSE(closefrom)(int lowfd)
 			if (!kq_fd_hidden_live((int)fd))
 				syscall(SYS_close, fd);
 	}
+	kq_fdtab_closed(mark);
 	errno = e;
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * posix_spawn() and posix_spawnp(), caught so that a child keeps the
- * signals the program ignores ignored across its exec while knotes watch
- * them (filter/signal.c, kq_signal_spawn_enter).  Without such a signal
- * they are the C library's own call and nothing else.
+ * posix_spawn() and posix_spawnp(), caught so that libkq sees the child
+ * being made: it copies the descriptors, so none stays private (fdtab.c,
+ * children), and it keeps the signals the program ignores ignored across
+ * its exec while knotes watch them (filter/signal.c,
+ * kq_signal_spawn_enter).  Otherwise they are the C library's own call.
+ * system() and popen() (shell.c) spawn through kq_spawn() too.
  *
  * The C library's function is reached under its own version of the name,
  * found on first use (posix_spawn() is not async-signal-safe, so a lookup
@@ -22,18 +24,16 @@ typedef int spawn_fn(pid_t *, const char *, const posix_spawn_file_actions_t *,
 		     const posix_spawnattr_t *, char *const[], char *const[]);
 
 /*
- * Only in libkq.so.  libkq.a cannot reach the C library's function: in a
- * dynamic program glibc's posix_spawn is known by that name alone (which
- * the program's own definition, libkq's, then takes), and its second name
- * exists only in the static libc.a, which libkq.a cannot tell it is linked
- * with.  With libkq.a, glibc's posix_spawn() runs unchanged
- * (docs/differences.md).
+ * posix_spawn() itself is replaced in libkq.so only.  libkq.a cannot reach
+ * the C library's function once it defines the name: in a dynamic program
+ * glibc's posix_spawn is known by that name alone (which the program's own
+ * definition, libkq's, then takes), and its second name exists only in the
+ * static libc.a, which libkq.a cannot tell it is linked with.  With libkq.a,
+ * the program's posix_spawn() is glibc's, unseen (docs/differences.md), and
+ * libkq's own spawns call it by its name.
  */
 #ifdef KQ_SHARED_LIB
 #include <dlfcn.h>
-
-typedef int spawn_fn(pid_t *, const char *, const posix_spawn_file_actions_t *,
-		     const posix_spawnattr_t *, char *const[], char *const[]);
 
 static spawn_fn *libc_spawn(bool search)
 {
@@ -53,26 +53,78 @@ static spawn_fn *libc_spawn(bool search)
 	return f;
 }
 
-static int spawn(bool search, pid_t *pid, const char *path,
-		 const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr,
-		 char *const argv[], char *const envp[])
+/*
+ * Whether every child the C library can make with the program's calls is
+ * one libkq sees (libc/births.c: then a socket need not be close-on-exec
+ * to be private).  True when each replaced name that makes a child binds
+ * to libkq under the C library's version too, which calls from code built
+ * without -lkq carry: libkq comes before the C library in the lookup
+ * order.  Not so when the program does not link libkq itself (only a
+ * library it uses does), or libkq was dlopen()ed: the program's system()
+ * is then glibc's.  Asked once, at load: births are async-signal-safe.
+ */
+bool kq_children_seen;
+
+#define SEEN(name) { #name, KQ_LIBC_VERSION_##name, (void *)kq_##name }
+int kq_system(const char *);
+FILE *kq_popen(const char *, const char *);
+int kq_posix_spawn(pid_t *, const char *, const posix_spawn_file_actions_t *,
+		   const posix_spawnattr_t *, char *const[], char *const[]);
+int kq_posix_spawnp(pid_t *, const char *, const posix_spawn_file_actions_t *,
+		    const posix_spawnattr_t *, char *const[], char *const[]);
+pid_t kq_vfork(void);
+
+__attribute__((constructor)) static void children_seen_check(void)
+{
+#if KQ_VFORK_TRACKED && defined(KQ_LIBC_VERSION_system) &&                  \
+	defined(KQ_LIBC_VERSION_popen) && defined(KQ_LIBC_VERSION_vfork) &&  \
+	defined(KQ_LIBC_VERSION_posix_spawn) && defined(KQ_LIBC_VERSION_posix_spawnp)
+	static const struct {
+		const char *name, *version;
+		void *mine;
+	} fns[] = { SEEN(system), SEEN(popen), SEEN(posix_spawn),
+		    SEEN(posix_spawnp), SEEN(vfork) };
+	for (unsigned i = 0; i < sizeof fns / sizeof fns[0]; i++)
+		if (dlvsym(RTLD_DEFAULT, fns[i].name, fns[i].version) != fns[i].mine)
+			return;
+	kq_children_seen = true;
+#endif
+}
+#else
+static spawn_fn *libc_spawn(bool search)
+{
+	return search ? posix_spawnp : posix_spawn;
+}
+#endif
+
+/* A spawn libkq sees.  Returns 0 or an error number, as posix_spawn(). */
+int kq_spawn(bool search, pid_t *pid, const char *path,
+	     const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr,
+	     char *const argv[], char *const envp[])
 {
 	spawn_fn *real = libc_spawn(search);
 	if (!real)
 		return ENOSYS;
+	/* a vfork() child's spawn: the tables are its parent's */
+	if (kq_foreign_process())
+		return real(pid, path, fa, attr, argv, envp);
+	/* waits for closes in other threads, so before any lock is taken */
+	kq_fdtab_child_begin();
 	sigset_t old;
-	uint64_t swapped = kq_foreign_process() ? 0 : kq_signal_spawn_enter(&old);
+	uint64_t swapped = kq_signal_spawn_enter(&old);
 	int r = real(pid, path, fa, attr, argv, envp);
 	kq_signal_spawn_leave(swapped, &old);
+	kq_fdtab_child_end();
 	return r;
 }
 
+#ifdef KQ_SHARED_LIB
 int KQ_INTERPOSE(posix_spawn)(pid_t *pid, const char *path,
 			      const posix_spawn_file_actions_t *fa,
 			      const posix_spawnattr_t *attr, char *const argv[],
 			      char *const envp[])
 {
-	return spawn(false, pid, path, fa, attr, argv, envp);
+	return kq_spawn(false, pid, path, fa, attr, argv, envp);
 }
 
 int KQ_INTERPOSE(posix_spawnp)(pid_t *pid, const char *file,
@@ -80,6 +132,6 @@ int KQ_INTERPOSE(posix_spawnp)(pid_t *pid, const char *file,
 			       const posix_spawnattr_t *attr, char *const argv[],
 			       char *const envp[])
 {
-	return spawn(true, pid, file, fa, attr, argv, envp);
+	return kq_spawn(true, pid, file, fa, attr, argv, envp);
 }
 #endif

@@ -36,9 +36,26 @@ __attribute__((used, visibility("hidden"))) int kq_vfork_failed(int err)
 
 _Static_assert(SYS_vfork == 58, "the assembly below calls system call 58");
 
+/* The child copies the descriptor table (fdtab.c, children). */
+__attribute__((used, visibility("hidden"))) void kq_vfork_begin(void)
+{
+	if (!kq_foreign_process())
+		kq_fdtab_child_begin();
+}
+
+__attribute__((used, visibility("hidden"))) void kq_vfork_end(void)
+{
+	if (!kq_foreign_process())
+		kq_fdtab_child_end();
+}
+
 __attribute__((naked)) pid_t KQ_INTERPOSE(vfork)(void)
 {
 	__asm__ volatile(
+		/* aligned for the call: the return address is pushed */
+		"subq $8, %rsp\n\t"
+		"call kq_vfork_begin\n\t"
+		"addq $8, %rsp\n\t"
 		"lock incl kq_vforks(%rip)\n\t"
 		"popq %rdi\n\t"
 		"movl $58, %eax\n\t"
@@ -54,6 +71,9 @@ __attribute__((naked)) pid_t KQ_INTERPOSE(vfork)(void)
 		"ret\n"
 		"3:\n\t"
 		"lock decl kq_vforks(%rip)\n\t"
+		"pushq %rax\n\t"
+		"call kq_vfork_end\n\t"
+		"popq %rax\n\t"
 		"cmpq $-4095, %rax\n\t"
 		"jae 2f\n\t"
 		"ret\n"

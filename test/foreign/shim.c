@@ -41,6 +41,8 @@ int shim_wait(int kq, int ms, long long *data, unsigned *fflags, int *ident)
 
 int shim_close(int fd) { return close(fd); }
 
+int shim_socketpair(int sv[2]) { return socketpair(AF_UNIX, SOCK_STREAM, 0, sv); }
+
 int shim_ignore(int sig)
 {
 	struct sigaction sa = { .sa_handler = SIG_IGN };

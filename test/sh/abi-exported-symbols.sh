@@ -53,7 +53,7 @@ if [ -f "$BINDIR/CMakeCache.txt" ] &&
 	REPLACEMENTS=OFF
 fi
 if [ $REPLACEMENTS = ON ]; then
-	EXPECTED="$BSD __read_chk __recv_chk __recvfrom_chk close close_range closefrom connect dup2 dup3 getsockopt sigaction signal read readv recv recvfrom recvmsg send sendmsg sendto siginterrupt sigtimedwait sigwait sigwaitinfo write writev socket socketpair accept accept4 setsockopt dup fcntl fcntl64 fclose recvmmsg sendmmsg splice sendfile posix_spawn posix_spawnp sigset sigignore __sysv_signal sysv_signal bsd_signal ssignal"
+	EXPECTED="$BSD __read_chk __recv_chk __recvfrom_chk close close_range closefrom connect dup2 dup3 getsockopt sigaction signal read readv recv recvfrom recvmsg send sendmsg sendto siginterrupt sigtimedwait sigwait sigwaitinfo write writev socket socketpair accept accept4 setsockopt dup fcntl fcntl64 fclose recvmmsg sendmmsg splice sendfile posix_spawn posix_spawnp system popen pclose sigset sigignore __sysv_signal sysv_signal bsd_signal ssignal"
 	# Only in libkq.so: the C library's own function is found at run time there.
 	SHARED_ONLY="posix_spawn posix_spawnp"
 	case $(uname -m) in
