@@ -531,6 +531,8 @@ bool kq_uring_renumber(struct kq_uring *r, int old, int new);
 bool kq_vnode_renumber(struct kqueue *kq, int old, int new);
 void kq_entry_rekey(struct kqueue *kq, int old, int new, uint32_t events, uint64_t tag);
 bool kq_signal_owns(int fd);     /* filter/signal.c's process descriptors */
+bool kq_signal_renumber(int old, int new);
+bool kq_signal_writes_open(void);
 /* move.c: libkq's own descriptor at fd moved to another number, so the
  * program may have fd (dup2, dup3); 0 or -errno */
 int  kq_fd_move_out(int fd);

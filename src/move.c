@@ -9,9 +9,9 @@
  * (waitfd), the process's wake eventfd (every kqueue's wakefd), or a
  * parked inotify instance, or a filter's own descriptor (kq_fd_own(): a
  * timerfd, a split WRITE set, a netlink socket, an io_uring ring, a
- * pidfd, the inotify instance or fanotify group in use).  Not
- * the signal filter's (its signal handler writes one, with no kqueue to
- * count it in): dup2() onto those fails with EBUSY.  The numbers are changed under every kqueue's
+ * pidfd, the inotify instance or fanotify group in use, the signalfd,
+ * and the signal eventfd, which libkq's signal handler writes in a
+ * process-wide window of the same kind).  The numbers are changed under every kqueue's
  * lock (as before a fork).  What makes a move more than a renumbering are
  * the threads that use a number without the lock (wake.h, rule W9): a
  * sleep's epoll_wait(), a poke after the unlock, a signal handler's
@@ -50,7 +50,7 @@ void kq_move_unlock(void)
 	pthread_mutex_unlock(&move_lock);
 }
 
-enum what { NONE, EPFD, WAITFD, WAKEFD, FILTER };
+enum what { NONE, EPFD, WAITFD, WAKEFD, FILTER, SIGNAL };
 
 /* An epoll entry in kq's set named by the new number, and the one named
  * by the old gone (which still names the same file): a readiness the old
@@ -149,8 +149,6 @@ static int move_out(int fd)
 	int kind = kq_fd_hidden_kind(fd);
 	if (kind == KQ_OWN_NONE)
 		return 0;   /* not libkq's any more */
-	if (kq_signal_owns(fd))
-		return -EBUSY;   /* the signal filter's: written by its handler */
 	int r = kq_vnode_pool_move(fd);
 	if (r != 0)
 		return r < 0 ? -EBUSY : 0;
@@ -168,11 +166,13 @@ static int move_out(int fd)
 	if (w == NONE)
 		for (struct kqueue *kq = kq_live; kq && w == NONE; kq = kq->gnext)
 			w = kq->epfd == fd ? EPFD : kq->waitfd == fd ? WAITFD : NONE;
+	if (w == NONE && kq_signal_owns(fd))
+		w = SIGNAL;
 	if (w == NONE)
 		w = FILTER;   /* renumber() finds it, or nothing does */
 	struct kqueue *held = NULL;
-	bool found = false;
-	for (struct kqueue *kq = kq_live; kq; kq = kq->gnext) {
+	bool found = w == SIGNAL && kq_signal_renumber(fd, new);
+	for (struct kqueue *kq = kq_live; kq && w != SIGNAL; kq = kq->gnext) {
 		if (!renumber(kq, w, fd, new))
 			continue;
 		found = true;
@@ -198,7 +198,7 @@ static int move_out(int fd)
 		return kq_fd_hidden_live(fd) ? -EAGAIN : 0;
 	}
 	for (bool open = true; open;) {
-		open = false;
+		open = w == SIGNAL && kq_signal_writes_open();
 		for (struct kqueue *kq = held; kq; kq = kq->mnext)
 			open |= windows_open(kq);
 		if (open) {

@@ -191,15 +191,20 @@ static inline void kq_win_leave(struct kqueue *kq, unsigned g)
 /* The same for a signal handler, which may not take the lock: counted
  * first, then the parity read again, so that a move that changed it in
  * between sees the count, or this handler sees the new numbers. */
-static inline unsigned kq_hwin_enter(struct kqueue *kq)
+static inline unsigned kq_win_enter_atomic(atomic_uint *gen, atomic_uint win[2])
 {
 	for (;;) {
-		unsigned g = atomic_load(&kq->wgen) & 1;
-		atomic_fetch_add(&kq->hwin[g], 1);
-		if ((atomic_load(&kq->wgen) & 1) == g)
+		unsigned g = atomic_load(gen) & 1;
+		atomic_fetch_add(&win[g], 1);
+		if ((atomic_load(gen) & 1) == g)
 			return g;
-		atomic_fetch_sub(&kq->hwin[g], 1);
+		atomic_fetch_sub(&win[g], 1);
 	}
+}
+
+static inline unsigned kq_hwin_enter(struct kqueue *kq)
+{
+	return kq_win_enter_atomic(&kq->wgen, kq->hwin);
 }
 
 static inline void kq_hwin_leave(struct kqueue *kq, unsigned g)

@@ -112,7 +112,7 @@ struct sigstate {
 static pthread_mutex_t sig_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sigstate sigs[NSIGS];
 static sigset_t watched;                  /* sig_lock */
-static int sig_wakefd = -1;               /* sig_lock to create; then read-only */
+static int sig_wakefd = -1;               /* sig_lock to create or move */
 static int sig_sfd = -1;                  /* sig_lock */
 static atomic_uint_fast64_t handler_runs;  /* kq_signal_runs() */
 
@@ -175,6 +175,8 @@ static void default_action(int sig)
 	__sigaction(sig, &ours, NULL);
 }
 
+static void wake_process(void);
+
 static void kq_sig_handler(int sig, siginfo_t *info, void *uc)
 {
 	int e = errno;
@@ -187,8 +189,7 @@ static void kq_sig_handler(int sig, siginfo_t *info, void *uc)
 		atomic_fetch_add(&s->delivered, 1);
 		if (!atomic_exchange(&s->pending_counted, 0))
 			atomic_fetch_add(&s->count, 1);
-		uint64_t one = 1;
-		syscall(SYS_write, sig_wakefd, &one, sizeof one);
+		wake_process();
 	}
 
 	/* SA_RESETHAND takes effect on entry, as the kernel's: the program's
@@ -283,10 +284,49 @@ static bool scan_pending(void)
 	return counted;
 }
 
+/*
+ * The signal eventfd is written without a lock (by the handler above, and
+ * by a thread that finds a signal pending): in a window counted by the
+ * parity of sig_wgen, as a kqueue's numbers are used (wake.h, W9), so that
+ * a move of the descriptor (kq_signal_renumber) waits until no write can
+ * still name the old number.
+ */
+static atomic_uint sig_wgen, sig_win[2];
+
 static void wake_process(void)
 {
+	unsigned g = kq_win_enter_atomic(&sig_wgen, sig_win);
 	uint64_t one = 1;
-	syscall(SYS_write, sig_wakefd, &one, sizeof one);
+	syscall(SYS_write, __atomic_load_n(&sig_wakefd, __ATOMIC_RELAXED), &one, sizeof one);
+	atomic_fetch_sub_explicit(&sig_win[g], 1, memory_order_release);
+}
+
+/* move.c: the signalfd or the signal eventfd at a new number, with
+ * kq_glock and every kqueue's lock held (the order: kqueues, then
+ * sig_lock); the kqueues that hold their entries have them re-keyed. */
+bool kq_signal_renumber(int old, int new)
+{
+	pthread_mutex_lock(&sig_lock);
+	bool wake = old >= 0 && old == sig_wakefd, sfd = old >= 0 && old == sig_sfd;
+	if (wake || sfd) {
+		for (struct kqueue *kq = kq_live; kq; kq = kq->gnext)
+			if (kq->sigs && kq->sigs->registered)
+				kq_entry_rekey(kq, old, new, EPOLLIN | EPOLLET, KQ_TAG_SIGNAL);
+		if (wake) {
+			__atomic_store_n(&sig_wakefd, new, __ATOMIC_RELAXED);
+			atomic_fetch_add(&sig_wgen, 1);
+		} else {
+			sig_sfd = new;
+		}
+	}
+	pthread_mutex_unlock(&sig_lock);
+	return wake || sfd;
+}
+
+/* Whether a write begun before the last move may still name its number. */
+bool kq_signal_writes_open(void)
+{
+	return atomic_load(&sig_win[(atomic_load(&sig_wgen) & 1) ^ 1]) != 0;
 }
 
 /* Whether signalfd() failing with err says a sandbox (EPERM, EACCES) or
