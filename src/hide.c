@@ -122,7 +122,8 @@ void kq_fd_own_close(int fd)
  * knowing, and the program's next file there must not be refused its
  * close().  libkq's own are close-on-exec epoll sets, eventfds, inotify
  * instances, and what kq_fd_own() marks (timerfds, signalfds, io_uring
- * rings, netlink sockets, pidfds, fanotify groups); anything else at the number is the program's,
+ * rings, netlink sockets, pidfds, fanotify groups, O_PATH directory
+ * handles); anything else at the number is the program's,
  * and the mark goes.  Only for marked numbers: a program closing one of
  * libkq's.
  */
@@ -132,7 +133,7 @@ int kq_fd_hidden_kind(int fd)
 		return KQ_OWN_NONE;
 	if (sys_fcntl(fd, F_GETFD, 0) != FD_CLOEXEC)
 		goto gone;
-	char path[48], link[40];
+	char path[48], link[64];
 	snprintf(path, sizeof path, "%s/fd/%d", kq_procfs_self(), fd);
 	long n = KQ_SYSCALL(SYS_readlinkat, AT_FDCWD, path, link, sizeof link - 1);
 	if (n < 0)
@@ -148,6 +149,9 @@ int kq_fd_hidden_kind(int fd)
 	    !strcmp(link, "anon_inode:[io_uring]") || !strcmp(link, "anon_inode:[pidfd]") ||
 	    !strcmp(link, "anon_inode:[fanotify]") ||
 	    !strncmp(link, "socket:[", 8))
+		return KQ_OWN_FIXED;
+	/* a directory handle (filter/vnode.c, O_PATH) */
+	if (link[0] == '/' && (sys_fcntl(fd, F_GETFL, 0) & O_PATH))
 		return KQ_OWN_FIXED;
 gone:
 	kq_fdtab_unhide(fd);

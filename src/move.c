@@ -9,7 +9,8 @@
  * (waitfd), the process's wake eventfd (every kqueue's wakefd), or a
  * parked inotify instance, or a filter's own descriptor (kq_fd_own(): a
  * timerfd, a split WRITE set, a netlink socket, an io_uring ring, a
- * pidfd, the inotify instance or fanotify group in use, the signalfd,
+ * pidfd, the inotify instance or fanotify group in use, a directory
+ * handle of a fanotify parent entry, the signalfd,
  * and the signal eventfd, which libkq's signal handler writes in a
  * process-wide window of the same kind).  The numbers are changed under every kqueue's
  * lock (as before a fork).  What makes a move more than a renumbering are

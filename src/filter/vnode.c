@@ -385,11 +385,21 @@ int kq_vnode_pool_move(int fd)
 bool kq_vnode_renumber(struct kqueue *kq, int old, int new)
 {
 	struct kq_vnodes *v = kq->vnodes;
-	if (!v || v->inofd != old)
+	if (!v)
 		return false;
-	kq_entry_rekey(kq, old, new, EPOLLIN, KQ_TAG_INOTIFY);
-	v->inofd = new;
-	return true;
+	if (v->inofd == old) {
+		kq_entry_rekey(kq, old, new, EPOLLIN, KQ_TAG_INOTIFY);
+		v->inofd = new;
+		return true;
+	}
+	/* a parent entry's directory handle (fanotify) */
+	for (unsigned b = 0; b < v->nb; b++)
+		for (struct vwatch *w = v->bywd[b]; w; w = w->wdnext)
+			if (w->isparent && w->pfd == old) {
+				w->pfd = new;
+				return true;
+			}
+	return false;
 }
 
 /* In a fork child: the parked instances are the parent's too. */
@@ -766,7 +776,7 @@ static void fan_parent_attach(struct kq_vnodes *v, struct vwatch *w)
 	p->mnt_id = -1;
 	p->mask = PARENT_MASK;
 	p->dir = true;
-	p->pfd = openat(w->fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	p->pfd = kq_fd_own(openat(w->fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC));
 	errno = e;
 	if (p->pfd < 0 || fan_attach(v, p) != 0)
 		goto fail;
@@ -791,8 +801,7 @@ static void fan_parent_attach(struct kq_vnodes *v, struct vwatch *w)
 	return;
 fail:
 	fan_detach(v, p);
-	if (p->pfd >= 0)
-		sys_close(p->pfd);
+	kq_fd_own_close(p->pfd);
 	free(p);
 }
 
@@ -861,8 +870,7 @@ static void parent_detach(struct kqueue *kq, struct kq_vnodes *v, struct vwatch 
 			unwatch(kq, v, p);
 	}
 	fan_detach(v, p);
-	if (p->pfd >= 0)
-		sys_close(p->pfd);
+	kq_fd_own_close(p->pfd);
 	free(p);
 }
 
@@ -1341,8 +1349,7 @@ void kq_vnode_fini(struct kqueue *kq)
 		for (struct vwatch *w = v->bywd[b], *next; w; w = next) {
 			next = w->wdnext;
 			if (w->isparent) {
-				if (w->pfd >= 0)
-					sys_close(w->pfd);
+				kq_fd_own_close(w->pfd);
 				free(w);
 			}
 		}
@@ -1372,8 +1379,8 @@ static void vnode_forget(struct kqueue *kq)
 	kq_fd_own_close(v->inofd);
 	for (unsigned b = 0; b < v->nb; b++)
 		for (struct vwatch *w = v->bywd[b]; w; w = w->wdnext)
-			if (w->isparent && w->pfd >= 0)
-				sys_close(w->pfd);
+			if (w->isparent)
+				kq_fd_own_close(w->pfd);
 }
 
 /* ---- EVFILT_VNODE ---- */
