@@ -559,6 +559,10 @@ void kq_fork_child_kqueues(void)
 		atomic_store(&kq_byid[i], NULL);
 	atomic_store(&kq_ids_used, 0);
 	kq_fdtab_forget_all();
-	pthread_mutex_init(&kq_freelock, NULL);
-	pthread_mutex_init(&kq_glock, NULL);
+	/* taken by this thread in the prepare handler: let go, as the move
+	 * lock and the signal lock are (fork.c), rather than made anew,
+	 * which ThreadSanitizer takes for a lock still held, and then for
+	 * an inverted order at the child's own next fork */
+	pthread_mutex_unlock(&kq_freelock);
+	pthread_mutex_unlock(&kq_glock);
 }

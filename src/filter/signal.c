@@ -779,7 +779,7 @@ void kq_signal_fork_child(void)
 	kq_fd_own_close(sig_sfd);
 	kq_fd_own_close(sig_wakefd);
 	sig_sfd = sig_wakefd = -1;
-	pthread_mutex_init(&sig_lock, NULL);
+	pthread_mutex_unlock(&sig_lock);   /* taken in the prepare handler */
 }
 
 /* ---- children that run no fork handlers ---- */
