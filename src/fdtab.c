@@ -437,14 +437,19 @@ int kq_fdtab_birth_kind(int fd)
 
 /* The same judgment without a window, for a look that no close follows
  * (filter/fd.c): only as sure as the moment it is made. */
+static bool birth_private_now(unsigned b)
+{
+	return atomic_load(&making) == 0 &&
+	       (b >> BIRTH_EPOCH_SHIFT) == (atomic_load(&epoch) & EPOCH_MASK);
+}
+
 bool kq_fdtab_seems_private(int fd)
 {
 	struct fdent *e = ent(fd, false);
 	if (!e)
 		return false;
 	unsigned b = atomic_load_explicit(&e->birth, memory_order_relaxed);
-	return (b & BIRTH_PRIVATE) && atomic_load(&making) == 0 &&
-	       (b >> BIRTH_EPOCH_SHIFT) == (atomic_load(&epoch) & EPOCH_MASK);
+	return (b & BIRTH_PRIVATE) && birth_private_now(b);
 }
 
 /* Whether fd is its file's only descriptor; if so, a window is open
@@ -458,8 +463,7 @@ bool kq_fdtab_private(int fd)
 	if (!(b & BIRTH_PRIVATE))
 		return false;
 	atomic_fetch_add(&windows, 1);
-	if (atomic_load(&making) == 0 &&
-	    (b >> BIRTH_EPOCH_SHIFT) == (atomic_load(&epoch) & EPOCH_MASK)) {
+	if (birth_private_now(b)) {
 		if (my_windows < WINDOW_FDS)
 			window_fd[my_windows] = fd;
 		my_windows++;

@@ -230,8 +230,7 @@ int kq_create(int flags)
 	int w = kq_wake_shared_fd();
 	if (__builtin_expect(w != wakefd, 0)) {
 		kq_mutex_lock(&kq->lock);
-		sys_epoll_ctl(epfd, EPOLL_CTL_DEL, wakefd, 0, 0);
-		sys_epoll_ctl(epfd, EPOLL_CTL_ADD, w, EPOLLIN | EPOLLET, KQ_TAG_WAKE);
+		kq_entry_rekey(kq, wakefd, w, EPOLLIN | EPOLLET, KQ_TAG_WAKE);
 		kq->wakefd = w;
 		kq_mutex_unlock(&kq->lock);
 	}

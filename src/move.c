@@ -103,8 +103,7 @@ static bool renumber(struct kqueue *kq, enum what w, int old, int new)
 	case WAKEFD:
 		if (kq->wakefd != old)
 			return false;
-		sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, new,
-			      EPOLLIN | (kq->dead ? 0 : EPOLLET), KQ_TAG_WAKE);
+		kq_wake_add(kq, new);
 		kq->wakefd = new;
 		kq->wake_on = true;
 		return true;

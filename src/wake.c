@@ -272,8 +272,15 @@ void kq_wake_shared_forget(void)
 void kq_wake_kick(struct kqueue *kq)
 {
 	sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, kq->wakefd, 0, 0);
-	sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, kq->wakefd,
-		      EPOLLIN | (kq->dead ? 0 : EPOLLET), KQ_TAG_WAKE);
+	kq_wake_add(kq, kq->wakefd);
+}
+
+/* A wake entry for the wake eventfd at number fd, ready at once:
+ * edge-triggered while the kqueue lives, level once it is dead (W5). */
+void kq_wake_add(struct kqueue *kq, int fd)
+{
+	sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, fd, EPOLLIN | (kq->dead ? 0 : EPOLLET),
+		      KQ_TAG_WAKE);
 }
 
 /*

@@ -212,6 +212,7 @@ static inline void kq_hwin_leave(struct kqueue *kq, unsigned g)
 	atomic_fetch_sub_explicit(&kq->hwin[g], 1, memory_order_release);
 }
 void kq_wake_kick(struct kqueue *kq);
+void kq_wake_add(struct kqueue *kq, int fd);
 void kq_wake_dead(struct kqueue *kq);
 void kq_defer_close(struct kqueue *kq, int fd, bool self);
 /* Sleeps without kq->lock (W2): the only cancellation point of kevent()
