@@ -22,7 +22,9 @@
 # reason on the last line.
 #
 # Output (stdout), one line per result, key=value fields:
-#   libuv-bench-method  what was run: libuv's version, rounds, lengths
+#   libuv-bench-method  what was run: libuv's version, rounds, lengths,
+#                       how the kqueue runner finds libkq (loading=path:
+#                       by its path, as installed; runpath: searched)
 #   libuv-bench-run     one benchmark run: name, build, round, value
 #   libuv-bench         per benchmark: name, unit (rate: higher is better;
 #                       time: lower is better), each build's median, ratio
@@ -153,9 +155,35 @@ build() {
 	# the runner must be what it is said to be: the kqueue one waiting in
 	# libkq's kevent(), the epoll one in epoll
 	if [ "$which" = kqueue ]; then
-		ldd "$bin" | grep -q " => $kqcopy " || die "the kqueue runner does not load libkq's copy $kqcopy"
+		load_as_installed "$bin"
+		ldd "$bin" | grep -q "$kqcopy " || die "the kqueue runner does not load libkq's copy $kqcopy"
 	fi
 	libuv_uses "$which" "$bin"
+}
+
+# load_as_installed BIN: the kqueue runner made to load libkq as a program
+# linked with an installed libkq does, without searching.  Built, it finds
+# libkq through its RUNPATH (WORKDIR/lib), and the loader then looks in
+# that directory, and in its glibc-hwcaps subdirectories, for every library
+# the runner needs, libc.so.6 too: 11 failed opens and 10 failed stats more
+# than the epoll runner at each start, which spawn (the runner starting
+# itself as its helper, 1,000 times) measured as libkq's.  An installed
+# libkq is found through the loader's cache, as libc is.  So the RUNPATH
+# goes and libkq is named by its path (a name with a slash is opened as
+# it is).  Needs patchelf (installed with apt-get when root); without it
+# the runner keeps its RUNPATH, and loading=runpath says so.
+loading=runpath
+load_as_installed() {
+	if ! command -v patchelf >/dev/null 2>&1; then
+		is_root && apt_install patchelf ||
+			{ say "no patchelf: the kqueue runner searches its RUNPATH at each start"; return 0; }
+	fi
+	if ! readelf -d "$1" | grep -q "Shared library: \[$kqcopy\]"; then
+		patchelf --remove-rpath --replace-needed "$(basename "$kqcopy")" "$kqcopy" "$1" ||
+			die "patchelf could not rename libkq in $1"
+	fi
+	readelf -d "$1" | grep -q "Shared library: \[$kqcopy\]" || die "$1 does not name $kqcopy"
+	loading=path
 }
 
 # figure NAME LOG: "VALUE OPS UNIT" from one run's output, nothing if the
@@ -220,7 +248,7 @@ version=$(cat "$src/.complete")
 cpu=$(sh "$here/cpu-model.sh")
 echo "libuv-bench-method libuv=$version rounds=$rounds quick=$quick cpus=$(getconf _NPROCESSORS_ONLN)" \
      "kernel=$(uname -r) window_s=$window_s pound_s=$pound_s pings=$pings timers=$timers" \
-     "spawns=$spawns pause_ms=$pause_ms libkq=$libkq libkq_cksum=$kqsum" \
+     "spawns=$spawns pause_ms=$pause_ms libkq=$libkq libkq_cksum=$kqsum loading=$loading" \
      "loadavg=$(cut -d' ' -f1 /proc/loadavg) cpu=\"$cpu\""
 
 # ---- the rounds ----

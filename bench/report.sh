@@ -931,6 +931,10 @@ libuv_md() {
 		print "twice from the same source: with its kqueue loop on libkq (kqueue, file system"
 		print "events and child processes through libkq, the build whose test suite"
 		print "test/integration/libuv.sh runs), and with its epoll loop as it is."
+		if (get(m, "loading") == "path")
+			print "The kqueue runner names libkq by its path, as a program finds an installed libkq, without searching (as built, its RUNPATH made the loader search a directory for every library at each of spawn'"'"'s starts)."
+		else
+			printf "The kqueue runner finds libkq through its RUNPATH, which makes the loader search that directory for every library it needs at each start%s: spawn pays that search.\n", (get(m, "loading") == "runpath" ? " (patchelf was not available to name libkq by its path)" : "")
 		printf "`bench/libuv-bench.sh` runs every benchmark on both builds back to back, in %d\n", get(m, "rounds")
 		print "rounds, the build going first alternating from round to round; each figure is"
 		print "that build'"'"'s median over the rounds, spread = (highest − lowest) / median."
