@@ -32,7 +32,9 @@
 #
 # Output (stdout), one line per result, key=value fields:
 #   # real-server     the machine: kernel, arch, cpu="<processor>", cpus,
-#                     loadavg, and nginx's version, blocks, block length
+#                     loadavg, and nginx's version, blocks, block length,
+#                     pinned (yes: workers on the last processor, the
+#                     client on the first)
 #   real-server-block one block: case, idle, pair, build, requests, CPU
 #   real-server-pair  one pair of blocks: its ratio, kqueue / epoll
 #   real-server       per case: each build's median CPU per request (us),
@@ -135,11 +137,28 @@ start() {
 start kqueue
 start epoll
 
+# Both workers on the last processor, the client on the first: left to the
+# scheduler, the client and the worker shared one processor in some blocks
+# and not in others (a wake-up across processors costs the worker more
+# than one on its own), and pairs of blocks differed by up to 1.6x.  The
+# workers never run at once (blocks alternate), so they may share one.
+pinned=no pin_client=""
+ncpu=$(getconf _NPROCESSORS_ONLN)
+if [ "$ncpu" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
+	# shellcheck disable=SC2154
+	if taskset -a -p -c $((ncpu - 1)) "$worker_kqueue" >/dev/null &&
+	   taskset -a -p -c $((ncpu - 1)) "$worker_epoll" >/dev/null; then
+		pinned=yes pin_client="taskset -c 0"
+	else
+		say "could not pin the workers (taskset failed): left to the scheduler"
+	fi
+fi
+
 ver=$(cat "$src/.complete")
 cpu=$(sh "$top/bench/cpu-model.sh")
 echo "# real-server kernel=$(uname -r) arch=$(uname -m) cpu=\"$cpu\" cpus=$(getconf _NPROCESSORS_ONLN)" \
      "loadavg=$(cut -d' ' -f1 /proc/loadavg) server=nginx version=$ver conns=$conns blocks=$blocks" \
-     "block_ms=$block_ms idle_max=$idle quick=$quick"
+     "block_ms=$block_ms idle_max=$idle quick=$quick pinned=$pinned"
 
 # load CASE BLOCKS OUT: load.c's run of CASE, BLOCKS pairs, output to OUT.
 load() {
@@ -154,7 +173,7 @@ load() {
 	ld_case=$1 ld_blocks=$2 ld_out=$3
 	shift 3
 	# shellcheck disable=SC2154
-	timeout 300 "$work/load" run "$@" --conns=$conns --blocks="$ld_blocks" --block-ms=$block_ms \
+	timeout 300 $pin_client "$work/load" run "$@" --conns=$conns --blocks="$ld_blocks" --block-ms=$block_ms \
 		--label="$ld_case" kqueue "$port_kqueue" "$worker_kqueue" epoll "$port_epoll" "$worker_epoll" \
 		>"$ld_out" 2>&1
 }
