@@ -70,7 +70,8 @@ static inline void t_epoll_ctl_trap(void)
 		T_SECCOMP_PROLOGUE,
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_epoll_ctl, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		/* the high half of the second argument: the handler's copy */
+		/* the high half of the second argument (little-endian, as
+		 * both architectures here are): the handler's copy */
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1]) + 4),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, T_EPOLL_CTL_MARK, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
