@@ -64,20 +64,22 @@ static bool cancels(const struct kevent *a, const struct kevent *b)
  * Whether change b deletes the other direction's knote on the descriptor
  * change a adds a READ or WRITE knote to (a poller turning a descriptor
  * from writing to reading), and can go first: its knote exists, so the
- * delete cannot fail, and neither asks for a receipt.  Done in this order,
- * the slot is left without knotes and keeps its entry (parked: no system
- * call), and the add makes the one epoll_ctl() the pair needs, where the
- * changelist's order costs two.  The caller checks that an error of the add
- * would get its record, so the outcome is the one the order gives.
+ * delete cannot fail.  Done in this order, the slot is left without knotes
+ * and keeps its entry (parked: no system call), and the add makes the one
+ * epoll_ctl() the pair needs, where the changelist's order costs two.  The
+ * caller checks that a record of the add (an error, or a receipt: HAProxy
+ * asks one for the first change of each call) would have room, so the
+ * outcome is the one the order gives: FreeBSD stops at the first record
+ * without room, and the delete comes after the add.
  */
 static bool delete_first(struct kqueue *kq, const struct kevent *a, const struct kevent *b)
 {
 	unsigned short af = a->flags & ~EV_SYSFLAGS, bf = b->flags & ~EV_SYSFLAGS;
 	return (a->filter == EVFILT_READ || a->filter == EVFILT_WRITE) &&
-	       (af & EV_ADD) && !(af & (EV_DELETE | EV_RECEIPT)) &&
+	       (af & EV_ADD) && !(af & EV_DELETE) &&
 	       b->ident == a->ident &&
 	       b->filter == (a->filter == EVFILT_READ ? EVFILT_WRITE : EVFILT_READ) &&
-	       (bf & EV_DELETE) && !(bf & EV_RECEIPT) &&
+	       (bf & EV_DELETE) &&
 	       kq_find(kq, b->ident, b->filter, true) != NULL;
 }
 
@@ -119,7 +121,9 @@ static int apply_changes(struct kqueue *kq, const struct kevent *changes,
 				errs[1] = -EBADF;
 			i++;
 			for (int k = 0; k < 2; k++) {
-				if (errs[k] && !put_record(events, room, &nrec, pair[k], errs[k])) {
+				if (!errs[k] && !(pair[k].flags & EV_RECEIPT))
+					continue;
+				if (!put_record(events, room, &nrec, pair[k], errs[k])) {
 					*stop = true;
 					return errs[k];
 				}

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * load: the client of real-server/run.sh.  Two builds of one HTTP server
- * are running, each on its own port; this drives them in turn with the
- * same closed-loop load and measures what each server process spends in
- * CPU per request.  Plain epoll and non-blocking sockets, nothing of
+ * load: the client of real-server/run.sh and haproxy-calls.sh.  Two
+ * builds of one HTTP server are running, each on its own port; this drives
+ * them in turn with the same closed-loop load and measures what each server
+ * process spends in CPU per request.  Plain epoll and non-blocking sockets, nothing of
  * libkq's, so that the client costs both builds the same.
  *
  *   load port
@@ -11,9 +11,11 @@
  *   load probe PORT
  *       exit 0 iff a connection to PORT on 127.0.0.1 is accepted
  *   load run [OPTIONS] NAME_A PORT_A PID_A NAME_B PORT_B PID_B
- *       --conn=keepalive|close  HTTP/1.1 requests on connections kept
- *                     open for the whole run, or one request per
- *                     connection ("Connection: close", the server closes)
+ *       --conn=keepalive|close|reset  HTTP/1.1 requests on connections
+ *                     kept open for the whole run, or one request per
+ *                     connection ("Connection: close", the server closes),
+ *                     or one keep-alive request per connection, which the
+ *                     client then resets (a close with SO_LINGER 0)
  *       --path=PATH   what is asked for (default /small.txt)
  *       --body=N      the body length every reply must have
  *       --conns=N     requests in flight, one per connection (default 32)
@@ -163,6 +165,7 @@ struct server {
 
 static int ep;
 static bool keepalive = true;
+static bool reset;   /* keepalive, one request per connection, then RST */
 static int nconns = 32;
 static char request[512];
 static size_t reqlen;
@@ -246,7 +249,7 @@ static long block(struct server *s, uint64_t deadline)
 	long done = 0;
 	int busy = 0;
 	for (int i = 0; i < nconns; i++) {
-		if (keepalive && s->c[i].fd >= 0)
+		if (keepalive && !reset && s->c[i].fd >= 0)
 			send_request(&s->c[i]);
 		else
 			open_conn(s, &s->c[i]);
@@ -285,14 +288,18 @@ static long block(struct server *s, uint64_t deadline)
 			if (!reply_done(s, c, r == 0))
 				continue;
 			done++;
-			if (!keepalive) {
+			if (reset) {
+				struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+				setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+			}
+			if (!keepalive || reset) {
 				close(c->fd);
 				c->fd = -1;
 			}
 			if (!more) {
 				c->state = IDLE;
 				busy--;
-			} else if (keepalive) {
+			} else if (keepalive && !reset) {
 				send_request(c);
 			} else {
 				open_conn(s, c);
@@ -434,9 +441,10 @@ static int cmd_run(int argc, char **argv)
 		if (!v)
 			die("option without a value: %s", a);
 		v++;
-		if (!strncmp(a, "--conn=", 7))
+		if (!strncmp(a, "--conn=", 7)) {
 			keepalive = strcmp(v, "close") != 0;
-		else if (!strncmp(a, "--path=", 7))
+			reset = strcmp(v, "reset") == 0;
+		} else if (!strncmp(a, "--path=", 7))
 			path = v;
 		else if (!strncmp(a, "--body=", 7))
 			body = atol(v);

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Counts the epoll_ctl() calls the process makes, by operation, without
+ * timing and without changing what they do: a seccomp filter traps each
+ * one (SIGSYS), and the handler counts it and makes it again, marked so
+ * that the filter lets the copy through.  The mark is the high half of the
+ * operation argument, which the kernel drops (the operation is an int).
+ * Irreversible, so installed last; t_epoll_ctl_trap() skips the test where
+ * filters cannot be installed.
+ */
+#ifndef T_EPOLL_CTL_H
+#define T_EPOLL_CTL_H
+
+#include "t_seccomp.h"
+
+#include <sys/epoll.h>
+#include <ucontext.h>
+
+#define T_EPOLL_CTL_MARK 0x4b510000u
+
+/* t_epoll_ctls[EPOLL_CTL_ADD / _DEL / _MOD]; [0] counts the others */
+static volatile sig_atomic_t t_epoll_ctls[4];
+
+static inline int t_epoll_ctl_count(void)
+{
+	return (int)(t_epoll_ctls[EPOLL_CTL_ADD] + t_epoll_ctls[EPOLL_CTL_DEL] +
+		     t_epoll_ctls[EPOLL_CTL_MOD] + t_epoll_ctls[0]);
+}
+
+static inline void t_epoll_ctl_zero(void)
+{
+	for (int i = 0; i < 4; i++)
+		t_epoll_ctls[i] = 0;
+}
+
+static void t_epoll_ctl_counted(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)si;
+#if defined(__x86_64__)
+	greg_t *g = ((ucontext_t *)uc)->uc_mcontext.gregs;
+	long a0 = g[REG_RDI], op = (int)g[REG_RSI], a2 = g[REG_RDX], a3 = g[REG_R10];
+#elif defined(__aarch64__)
+	unsigned long long *g = ((ucontext_t *)uc)->uc_mcontext.regs;
+	long a0 = (long)g[0], op = (int)g[1], a2 = (long)g[2], a3 = (long)g[3];
+#else
+	long a0 = 0, op = 0, a2 = 0, a3 = 0;
+	(void)uc;
+#endif
+	t_epoll_ctls[op >= 1 && op <= 3 ? op : 0]++;
+	int saved = errno;
+	long r = syscall(SYS_epoll_ctl, a0, (long)(((unsigned long)T_EPOLL_CTL_MARK << 32) |
+						   (uint32_t)op), a2, a3);
+	if (r < 0)
+		r = -errno;
+	errno = saved;
+#if defined(__x86_64__)
+	g[REG_RAX] = r;
+#elif defined(__aarch64__)
+	g[0] = (unsigned long long)r;
+#endif
+}
+
+static inline void t_epoll_ctl_trap(void)
+{
+#ifdef T_AUDIT_ARCH
+	struct sigaction sa = { .sa_sigaction = t_epoll_ctl_counted, .sa_flags = SA_SIGINFO };
+	T_ASSERT(sigaction(SIGSYS, &sa, NULL) == 0);
+	struct sock_filter f[] = {
+		T_SECCOMP_PROLOGUE,
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_epoll_ctl, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		/* the high half of the second argument (little-endian, as
+		 * both architectures here are): the handler's copy */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1]) + 4),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, T_EPOLL_CTL_MARK, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
+	};
+	if (t_seccomp_install(f, sizeof f / sizeof f[0], 0) < 0)
+		T_SKIP("cannot install a seccomp filter: %s", strerror(errno));
+#else
+	T_SKIP("no seccomp filter for this architecture");
+#endif
+}
+
+#endif
