@@ -212,10 +212,19 @@ static int kq_deliver(struct kqueue *kq, struct kevent *ev, int nevents,
 			fire = 0;
 		else if (kn->flags & EV_ONESHOT) {
 			/* reported as it fired, without re-validation, unless
-			 * its source is gone (FreeBSD looks at EV_DROP first) */
-			if (!(kn->status & KN_SNAPSHOT))
-				fop->event(kq, kn);
-			fire = !(kn->flags & EV_DROP);
+			 * its source is gone (FreeBSD looks at EV_DROP first).
+			 * One whose activation found its condition false was
+			 * queued to be evaluated (a regular file's READ knote
+			 * added at end of file): FreeBSD queues a knote only
+			 * when its filter says it fired, so it fires only if
+			 * that holds now. */
+			if (kn->status & (KN_SNAPSHOT | KN_FORCED)) {
+				if (!(kn->status & KN_SNAPSHOT))
+					fop->event(kq, kn);
+				fire = !(kn->flags & EV_DROP);
+			} else {
+				fire = fop->event(kq, kn) && !(kn->flags & EV_DROP);
+			}
 		} else
 			fire = fop->event(kq, kn);
 		kn->status &= ~(KN_FRESH | KN_SNAPSHOT | KN_FORCED);
