@@ -275,6 +275,31 @@ void kq_wake_kick(struct kqueue *kq)
 	kq_wake_add(kq, kq->wakefd);
 }
 
+/*
+ * Threads asleep in the kqueue bounded their sleep with what the sources
+ * said before it (kq_sources_sleep, kq->looks): when a source starts
+ * looking, or its next look must come sooner, they are sent round again
+ * by a report of the wake entry, which the woken thread's harvest takes
+ * (wake_report), finding nothing.  wake_on is left as it is: set, a
+ * release finding the queue empty would mute the entry (W1), and epoll
+ * would drop the report before the sleeper took it.  A spare report costs
+ * one round.  Under kq->lock.
+ */
+void kq_wake_sleepers(struct kqueue *kq)
+{
+	/* users counts this call too */
+	if (kq->users > 1 && !kq->dead)
+		kq_wake_poke(kq);
+}
+
+void kq_looks_set(struct kqueue *kq, uint8_t bit, bool on)
+{
+	uint8_t was = kq->looks;
+	kq->looks = on ? was | bit : was & (uint8_t)~bit;
+	if (on && !(was & bit))
+		kq_wake_sleepers(kq);
+}
+
 /* A wake entry for the wake eventfd at number fd, ready at once:
  * edge-triggered while the kqueue lives, level once it is dead (W5). */
 void kq_wake_add(struct kqueue *kq, int fd)

@@ -77,6 +77,25 @@ static inline int t_seccomp_refuse(long nr, int err)
 	return t_seccomp_refuse_if(nr, false, 0, err);
 }
 
+/* Refuses system calls nr1 and nr2 with errno err, whatever their
+ * arguments; -1 where no filter can be installed. */
+static inline int t_seccomp_refuse2(long nr1, long nr2, int err)
+{
+#ifdef T_AUDIT_ARCH
+	struct sock_filter f[] = {
+		T_SECCOMP_PROLOGUE,
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr1, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr2, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (uint32_t)err),
+	};
+	return t_seccomp_install(f, sizeof f / sizeof f[0], 0);
+#else
+	(void)nr1; (void)nr2; (void)err;
+	return -1;
+#endif
+}
+
 /* Runs child(err) in a child process for each errno a sandbox or an old
  * kernel answers with; the child returns 0 (pass), 1 (fail) or 77 (the
  * filter could not be installed).  Fails or skips the test for it. */

@@ -329,13 +329,6 @@ bool kq_signal_writes_open(void)
 	return atomic_load(&sig_win[(atomic_load(&sig_wgen) & 1) ^ 1]) != 0;
 }
 
-/* Whether signalfd() failing with err says a sandbox (EPERM, EACCES) or
- * the kernel (ENOSYS) will never give this process one. */
-static bool sfd_refusal(int err)
-{
-	return err == -EPERM || err == -EACCES || err == -ENOSYS;
-}
-
 /* Set once signalfd() was refused (see process_fds): a blocked signal is
  * then counted by the next scan, and wakes nothing. */
 static atomic_bool sfd_refused;
@@ -379,7 +372,7 @@ static int process_fds(void)
 	 * (signal_begin, signal_sleep), as docs/differences.md says.  Only
 	 * the first call can be refused: later ones change the set of an
 	 * existing descriptor. */
-	if (err && sig_sfd < 0 && sfd_refusal(err)) {
+	if (err && sig_sfd < 0 && sys_refused(err)) {
 		atomic_store(&sfd_refused, true);
 		return 0;
 	}
@@ -561,11 +554,11 @@ static void reclaim(int sig)
 	sig_drop(&old);
 }
 
-static void signal_sleep(struct kqueue *kq)
+static int64_t signal_sleep(struct kqueue *kq)
 {
 	struct kq_sigs *ks = kq->sigs;
 	if (!ks || (ks->n == 0 && ks->chld_holds == 0))
-		return;
+		return -1;
 	sigset_t seen;
 	sigemptyset(&seen);
 	int e = errno;
@@ -584,6 +577,7 @@ static void signal_sleep(struct kqueue *kq)
 	if (sig_sfd < 0 && sig_wakefd >= 0 && scan_pending())
 		wake_process();
 	errno = e;
+	return -1;
 }
 
 /* One of the process's signal fds reported: activate knotes with news. */
