@@ -555,6 +555,7 @@ void kq_wake_shared_put(void);
 int  kq_wake_shared_fd(void);
 bool kq_wake_shared_hold(int fd);   /* a reference, if fd is the wake eventfd */
 void kq_wake_shared_moved(int fd);  /* its new number (move.c) */
+int  kq_wake_spare_move(int fd);    /* move.c: the wake pipe's write end */
 void kq_wake_shared_forget(void);   /* fork child */
 /* reentry.c: kevent() from a signal handler on a kqueue its own thread is
  * inside, and the changes it leaves for the lock's holder */
