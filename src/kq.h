@@ -222,7 +222,7 @@ struct kqueue {
 	/* Sources that must look at every call and bound every sleep
 	 * (their begin and sleep hooks), KQ_LOOKS_* bits: READ knotes on
 	 * files with no inotify or fanotify to hear of changes
-	 * (filter/vnode.c) */
+	 * (filter/vnode.c), timers without a timerfd (filter/timer.c) */
 	uint8_t            looks;
 
 	struct kq_efdinfo *efdinfo;  /* kept eventfd fdinfo files (filter/efdinfo.c), or NULL */
@@ -346,6 +346,7 @@ struct kq_source {
 
 /* kq->looks: who looks (kq_looks_set, wake.c) */
 #define KQ_LOOKS_FILES  0x01
+#define KQ_LOOKS_TIMERS 0x02
 
 /* The sources with a fixed tag: KQ_TAG(KQ_SRC_x) */
 enum {

@@ -26,7 +26,7 @@ const struct kq_source *const kq_fixed_sources[KQ_SRC_FIXED] = {
 /* Sources with hooks, in the order each hook runs. */
 static const struct kq_source *const all[] = {
 	&kq_dgram_source, &kq_fd_source, &kq_signal_source, &kq_mounts_source,
-	&kq_vnode_source,
+	&kq_vnode_source, &kq_timer_source,
 };
 #define NALL (sizeof all / sizeof all[0])
 
