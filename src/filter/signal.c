@@ -313,8 +313,9 @@ static void wake_process(void)
  * kqueue's set is dropped by epoll if the file no longer polls readable
  * when that kqueue harvests, had another kqueue drained it meanwhile.  A
  * write to a pipe that is not empty still makes a report (Linux wakes
- * epoll at every pipe write, except 5.5 to 5.13 without the 5.10 stable
- * fix), and the bytes are read back to one once they pass SIG_PIPE_DRAIN,
+ * epoll at every pipe write, except 5.5 to 5.13, which woke it only for a
+ * write to an empty pipe; 5.10's later stable releases have the fix), and
+ * the bytes are read back to one once they pass SIG_PIPE_DRAIN,
  * so the pipe never fills and drops a write.
  */
 #define SIG_PIPE_DRAIN 4096
