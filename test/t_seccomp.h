@@ -96,6 +96,28 @@ static inline int t_seccomp_refuse2(long nr1, long nr2, int err)
 #endif
 }
 
+/* An EVFILT_USER knote (ident 1, udata ud) added to kq reports its
+ * trigger, and nothing else is left to collect: the filters a refused call
+ * does not concern work on. */
+static inline void t_seccomp_user_works(int kq, void *ud)
+{
+	t_change(kq, 1, EVFILT_USER, EV_ADD | EV_CLEAR, 0, 0, ud);
+	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, ud);
+	T_GET1(kq, 1, EVFILT_USER, EV_CLEAR, 0, 0, ud);
+	T_NO_EVENTS(kq);
+}
+
+/* The same, after a READ knote (udata NULL) the caller added on the pipe
+ * p's read end reports a byte written to it. */
+static inline void t_seccomp_others_work(int kq, const int p[2], void *ud)
+{
+	char c = 'x';
+	T_EQ(write(p[1], &c, 1), 1);
+	T_GET1(kq, p[0], EVFILT_READ, 0, 0, 1, NULL);
+	T_EQ(read(p[0], &c, 1), 1);
+	t_seccomp_user_works(kq, ud);
+}
+
 /* Runs child(err) in a child process for each errno a sandbox or an old
  * kernel answers with; the child returns 0 (pass), 1 (fail) or 77 (the
  * filter could not be installed).  Fails or skips the test for it. */
