@@ -31,6 +31,29 @@
 		       (long long)((t_now_ns() - tf_t0_) / 1000000));      \
 } while (0)
 
+static inline void *tf_append_main(void *arg)
+{
+	t_sleep_ms(100);
+	t_write(*(int *)arg, "w", 1);
+	return NULL;
+}
+
+/* Appends a byte to *fd from another thread 100 ms from now; joined by
+ * tf_joined(), so that the thread's write comes before what follows. */
+static inline pthread_t tf_append_later(int *fd)
+{
+	pthread_t th;
+	int err = pthread_create(&th, NULL, tf_append_main, fd);
+	if (err)
+		T_FAIL("pthread_create: %s", strerror(err));
+	return th;
+}
+
+static inline void tf_joined(pthread_t th)
+{
+	T_EQ(pthread_join(th, NULL), 0);
+}
+
 static inline void tf_delete(int kq, int fd, int err)
 {
 	struct kevent ch;
@@ -61,8 +84,9 @@ static inline void tf_check_read(int kq)
 	T_GET1(kq, fd, EVFILT_READ, 0, 0, 2, ud);
 	T_EQ(lseek(fd, 0, SEEK_END), 12);
 	T_NO_EVENTS(kq);
-	t_write_later(w, 100);
+	pthread_t th = tf_append_later(&w);
 	TF_WAIT1(kq, fd, 0, 1, ud);
+	tf_joined(th);
 	tf_delete(kq, fd, 0);
 
 	/* EV_CLEAR */
@@ -73,8 +97,9 @@ static inline void tf_check_read(int kq)
 	t_write(w, "c", 1);
 	T_GET1(kq, fd, EVFILT_READ, EV_CLEAR, 0, 6, ud);
 	T_NO_EVENTS(kq);
-	t_write_later(w, 100);
+	th = tf_append_later(&w);
 	TF_WAIT1(kq, fd, EV_CLEAR, 7, ud);
+	tf_joined(th);
 	T_NO_EVENTS(kq);
 	tf_delete(kq, fd, 0);
 
@@ -86,8 +111,9 @@ static inline void tf_check_read(int kq)
 	T_EQ(lseek(fd, 0, SEEK_END), 15);
 	t_change(kq, fd, EVFILT_READ, EV_ADD | EV_ONESHOT, 0, 0, ud);
 	T_NO_EVENTS(kq);
-	t_write_later(w, 100);
+	th = tf_append_later(&w);
 	TF_WAIT1(kq, fd, EV_ONESHOT, 1, ud);
+	tf_joined(th);
 	t_write(w, "d", 1);
 	T_NO_EVENTS(kq);
 	tf_delete(kq, fd, ENOENT);
