@@ -296,8 +296,9 @@ void kq_wake_shared_moved(int fd)
 }
 
 /* dup2() onto the wake pipe's write end (move.c, one move at a time): it
- * goes to another number, which no epoll set or sleeper names.  1 if fd
- * was it, 0 if not, -EBUSY when no number is free. */
+ * goes to another number, which no epoll set or sleeper names, and fd
+ * stays open for the program's dup2() to replace, as after any move.  1
+ * if fd was it, 0 if not, -EBUSY when no number is free. */
 int kq_wake_spare_move(int fd)
 {
 	if (atomic_load(&wake_spare) != fd || !kq_wake_shared_hold(atomic_load(&wake_fd)))
@@ -309,7 +310,6 @@ int kq_wake_spare_move(int fd)
 			kq_fdtab_hide(high);
 			atomic_store(&wake_spare, high);
 			kq_fdtab_unhide(fd);
-			sys_close(fd);
 			r = 1;
 		} else {
 			r = -EBUSY;
