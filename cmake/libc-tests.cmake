@@ -20,7 +20,8 @@ set(KQ_LIBC_TESTS
   kqueue-fd-hidden kqueue-fd-hidden-raw-closed kqueue-fd-hidden-dup2 kqueue-fd-numbers
   kqueue-fd-filters-hidden
   lifetime-hidden-numbers-in-library
-  sandbox-signalfd-refused lifetime-close lifetime-close-filters lifetime-close-range
+  sandbox-signalfd-refused sandbox-eventfd-refused lifetime-close lifetime-close-filters
+  lifetime-close-range
   lifetime-close-thread lifetime-dup-close lifetime-dup2 lifetime-dup2-readd
   lifetime-nested-close lifetime-reuse lifetime-two-kqueues
   lifetime-close-many-kqueues lifetime-close-other-kqueue-busy

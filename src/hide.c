@@ -121,7 +121,8 @@ void kq_fd_own_close(int fd)
  * (close_range by system call, say) frees the number without libkq
  * knowing, and the program's next file there must not be refused its
  * close().  libkq's own are close-on-exec epoll sets, eventfds, inotify
- * instances, and what kq_fd_own() marks (timerfds, signalfds, io_uring
+ * instances, pipes (standing in for the eventfds where eventfd2 is
+ * refused), and what kq_fd_own() marks (timerfds, signalfds, io_uring
  * rings, netlink sockets, pidfds, fanotify groups, O_PATH directory
  * handles); anything else at the number is the program's,
  * and the mark goes.  Only for marked numbers: a program closing one of
@@ -148,7 +149,7 @@ int kq_fd_hidden_kind(int fd)
 	if (!strcmp(link, "anon_inode:[timerfd]") || !strcmp(link, "anon_inode:[signalfd]") ||
 	    !strcmp(link, "anon_inode:[io_uring]") || !strcmp(link, "anon_inode:[pidfd]") ||
 	    !strcmp(link, "anon_inode:[fanotify]") ||
-	    !strncmp(link, "socket:[", 8))
+	    !strncmp(link, "socket:[", 8) || !strncmp(link, "pipe:[", 6))
 		return KQ_OWN_FIXED;
 	/* a directory handle (filter/vnode.c, O_PATH) */
 	if (link[0] == '/' && (sys_fcntl(fd, F_GETFL, 0) & O_PATH))

@@ -219,6 +219,11 @@ struct kqueue {
 	struct kq_slab    *slabs;    /* knote slabs with free room (slab.c) */
 	unsigned           nknotes;  /* knotes allocated */
 	bool               exact_eof; /* LIBKQ_EXACT_EOF (filter/fd.c), when created */
+	/* Sources that must look at every call and bound every sleep
+	 * (their begin and sleep hooks), KQ_LOOKS_* bits: READ knotes on
+	 * files with no inotify or fanotify to hear of changes
+	 * (filter/vnode.c), timers without a timerfd (filter/timer.c) */
+	uint8_t            looks;
 
 	struct kq_efdinfo *efdinfo;  /* kept eventfd fdinfo files (filter/efdinfo.c), or NULL */
 	unsigned           quiescers;  /* threads waiting in kq_quiesce() */
@@ -306,7 +311,7 @@ _Static_assert(sizeof(atomic_bool) == 1 &&
 #endif
 /* kq_poll() reads the first two lines of the struct and no further. */
 _Static_assert(offsetof(struct kqueue, graveyard) < 64 && offsetof(struct kqueue, fds) == 64 &&
-	       offsetof(struct kqueue, exact_eof) < 128, "kqueue hot lines");
+	       offsetof(struct kqueue, looks) < 128, "kqueue hot lines");
 
 /*
  * Sources: the kernel side of the filters.  Every object a kqueue puts in
@@ -326,8 +331,9 @@ struct kq_source {
 	void (*begin)(struct kqueue *kq);
 	/* A harvest's reports are about to be handed out (all of them). */
 	void (*harvest)(struct kqueue *kq, const struct epoll_event *evs, int n);
-	/* The call is about to sleep. */
-	void (*sleep)(struct kqueue *kq);
+	/* The call is about to sleep: the longest the sleep may last (ns),
+	 * or -1 for no bound of the source's. */
+	int64_t (*sleep)(struct kqueue *kq);
 	/* At most the first nevents knotes of the queue are about to be
 	 * delivered. */
 	void (*deliver)(struct kqueue *kq, int nevents);
@@ -337,6 +343,10 @@ struct kq_source {
 	/* Fork child: close the source's descriptors (fork.c). */
 	void (*forget)(struct kqueue *kq);
 };
+
+/* kq->looks: who looks (kq_looks_set, wake.c) */
+#define KQ_LOOKS_FILES  0x01
+#define KQ_LOOKS_TIMERS 0x02
 
 /* The sources with a fixed tag: KQ_TAG(KQ_SRC_x) */
 enum {
@@ -389,7 +399,7 @@ static inline void kq_source_report(struct kqueue *kq, uint64_t tag, uint32_t re
 }
 void kq_sources_begin(struct kqueue *kq);
 void kq_sources_harvest(struct kqueue *kq, const struct epoll_event *evs, int n);
-void kq_sources_sleep(struct kqueue *kq);
+int64_t kq_sources_sleep(struct kqueue *kq);
 void kq_sources_deliver(struct kqueue *kq, int nevents);
 void kq_sources_fini(struct kqueue *kq);
 void kq_sources_forget(struct kqueue *kq);
@@ -546,6 +556,7 @@ void kq_wake_shared_put(void);
 int  kq_wake_shared_fd(void);
 bool kq_wake_shared_hold(int fd);   /* a reference, if fd is the wake eventfd */
 void kq_wake_shared_moved(int fd);  /* its new number (move.c) */
+int  kq_wake_spare_move(int fd);    /* move.c: the wake pipe's write end */
 void kq_wake_shared_forget(void);   /* fork child */
 /* reentry.c: kevent() from a signal handler on a kqueue its own thread is
  * inside, and the changes it leaves for the lock's holder */

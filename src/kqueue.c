@@ -212,6 +212,7 @@ int kq_create(int flags)
 	kq->no_free = false;
 	kq->graveyard = NULL;
 	kq->exact_eof = kq_fd_exact_eof();
+	kq->looks = 0;
 	id_take(kq);
 	for (unsigned i = 0; i < KQ_DEFER_MAX; i++)
 		atomic_store_explicit(&kq->deferred[i], 0, memory_order_relaxed);

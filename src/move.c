@@ -6,7 +6,8 @@
  * then makes the real call.
  *
  * What may sit there: a kqueue's private epoll copy (epfd), its waitset
- * (waitfd), the process's wake eventfd (every kqueue's wakefd), or a
+ * (waitfd), the process's wake eventfd (every kqueue's wakefd; or the
+ * read end of the pipe standing in for it, and its write end), or a
  * parked inotify instance, or a filter's own descriptor (kq_fd_own(): a
  * timerfd, a split WRITE set, a netlink socket, an io_uring ring, a
  * pidfd, the inotify instance or fanotify group in use, a directory
@@ -150,6 +151,8 @@ static int move_out(int fd)
 	if (kind == KQ_OWN_NONE)
 		return 0;   /* not libkq's any more */
 	int r = kq_vnode_pool_move(fd);
+	if (r == 0)
+		r = kq_wake_spare_move(fd);
 	if (r != 0)
 		return r < 0 ? -EBUSY : 0;
 	enum what w = kq_wake_shared_hold(fd) ? WAKEFD : NONE;

@@ -212,10 +212,19 @@ static int kq_deliver(struct kqueue *kq, struct kevent *ev, int nevents,
 			fire = 0;
 		else if (kn->flags & EV_ONESHOT) {
 			/* reported as it fired, without re-validation, unless
-			 * its source is gone (FreeBSD looks at EV_DROP first) */
-			if (!(kn->status & KN_SNAPSHOT))
-				fop->event(kq, kn);
-			fire = !(kn->flags & EV_DROP);
+			 * its source is gone (FreeBSD looks at EV_DROP first).
+			 * One whose activation found its condition false was
+			 * queued to be evaluated (a regular file's READ knote
+			 * added at end of file): FreeBSD queues a knote only
+			 * when its filter says it fired, so it fires only if
+			 * that holds now. */
+			if (kn->status & (KN_SNAPSHOT | KN_FORCED)) {
+				if (!(kn->status & KN_SNAPSHOT))
+					fop->event(kq, kn);
+				fire = !(kn->flags & EV_DROP);
+			} else {
+				fire = fop->event(kq, kn) && !(kn->flags & EV_DROP);
+			}
 		} else
 			fire = fop->event(kq, kn);
 		kn->status &= ~(KN_FRESH | KN_SNAPSHOT | KN_FORCED);
@@ -448,7 +457,11 @@ int kq_scan(struct kqueue *kq, struct kevent *ev, int nevents,
 					return err;
 			}
 			uint64_t runs = kq->sigs ? kq_signal_runs() : 0;
-			kq_sources_sleep(kq);
+			/* a source that must look again within some time
+			 * (kq->looks) bounds the sleep; the next round looks */
+			int64_t cap = kq_sources_sleep(kq);
+			if (cap >= 0 && (rem < 0 || cap < rem))
+				rem = cap;
 			bool consume = !kq->consumer && !kq->quiescers;
 			int r = kq_sleep(kq, maxev, rem, consume);
 			if (r == KQ_SLEEP_AGAIN) {
@@ -631,7 +644,7 @@ static int poll_locked(int kqfd, struct kevent *ev, int nevents)
 		return poll_failed(err);
 	}
 	/* hbufcap <= HARVEST_CAP, so this also bounds nevents (> 0 here) */
-	if (__builtin_expect(kq->qhead || kq->consumer || kq->rechecks ||
+	if (__builtin_expect(kq->qhead || kq->consumer || kq->rechecks || kq->looks ||
 			     (unsigned)nevents + 2 > (unsigned)kq->hbufcap, 0))
 		return poll_general(kq, ev, nevents);
 	if (poll_harvest(kq, ev, nevents, true, &r))
@@ -650,11 +663,11 @@ static int poll_locked(int kqfd, struct kevent *ev, int nevents)
  * kevent() with no changes and a zero timeout: what event loops call
  * between rounds of work, and benchmarks in a loop.  When nothing is
  * carried on the ready queue, no source has work at the start of a call (a
- * datagram recheck), no other thread consumes, and one epoll_wait() takes
- * all epoll has, each report of a descriptor with one plain level knote
- * becomes its record at once (direct_record).  Anything else leaves
- * the straight line for poll_locked(), poll_general() or poll_rest(),
- * which go on as kq_scan() would have.  Every instruction here shows
+ * datagram recheck, a polled file: kq->looks), no other thread consumes,
+ * and one epoll_wait() takes all epoll has, each report of a descriptor
+ * with one plain level knote becomes its record at once (direct_record).
+ * Anything else leaves the straight line for poll_locked(),
+ * poll_general() or poll_rest(), which go on as kq_scan() would have.  Every instruction here shows
  * next to the floor of two system calls per event, so: no nreports count
  * (only kq_scan() reads it, within one call), no sources' harvest hook
  * unless one-shot knotes are about (fd_harvest), and the kqueue's fields
@@ -689,7 +702,7 @@ int kq_poll(int kqfd, struct kevent *ev, int nevents)
 	if (__builtin_expect(__atomic_load_n(&kq->lock.state, __ATOMIC_RELAXED) != 0 ||
 			     kq->ufd != kqfd ||
 			     (__atomic_load_n(&kq->flagword, __ATOMIC_RELAXED) & POLL_ENTER) ||
-			     kq->qhead || kq->rechecks || kq->exact_eof ||
+			     kq->qhead || kq->rechecks || kq->exact_eof || kq->looks ||
 			     (unsigned)nevents + 2 > (unsigned)kq->hbufcap, 0)) {
 		kq_held_pop(&kq->lock);
 		return poll_locked(kqfd, ev, nevents);
@@ -744,8 +757,8 @@ static int wait_general(struct kqueue *kq, struct kevent *ev, int nevents,
  * kq_scan() for a call that may wait (the timeout, validated by the
  * caller, is NULL or not zero), under kq->lock, as a waiting thread's
  * common case: when nothing is queued, no other thread consumes or waits
- * to, no source has work before a sleep (a datagram recheck, a signal
- * knote) and the timeout is not a short one, the call sleeps at once as the
+ * to, no source has work before a sleep (a datagram recheck, a polled
+ * file, a signal knote) and the timeout is not a short one, the call sleeps at once as the
  * consumer (see kq_sleep, wake.c) and makes its records from the reports that
  * woke it, as kq_scan()'s first round would; anything else, or reports that
  * come to no record, goes on in kq_scan().  A thread woken for another
@@ -764,7 +777,7 @@ int kq_wait_locked(struct kqueue *kq, struct kevent *ev, int nevents,
 		deadline = now_ns() + total;
 	}
 	if (__builtin_expect(kq->qhead || kq->consumer || kq->quiescers || kq->rechecks ||
-			     kq->sigs || kq->fd_oneshot || kq->wake_on || kq->dead ||
+			     kq->sigs || kq->fd_oneshot || kq->wake_on || kq->dead || kq->looks ||
 			     (unsigned)nevents + 2 > (unsigned)kq->hbufcap, 0))
 		return wait_general(kq, ev, nevents, timeout);
 	int maxev = nevents + 2;

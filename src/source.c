@@ -26,6 +26,7 @@ const struct kq_source *const kq_fixed_sources[KQ_SRC_FIXED] = {
 /* Sources with hooks, in the order each hook runs. */
 static const struct kq_source *const all[] = {
 	&kq_dgram_source, &kq_fd_source, &kq_signal_source, &kq_mounts_source,
+	&kq_vnode_source, &kq_timer_source,
 };
 #define NALL (sizeof all / sizeof all[0])
 
@@ -45,12 +46,18 @@ void kq_sources_harvest(struct kqueue *kq, const struct epoll_event *evs, int n)
 			all[i]->harvest(kq, evs, n);
 }
 
-void kq_sources_sleep(struct kqueue *kq)
+int64_t kq_sources_sleep(struct kqueue *kq)
 {
+	int64_t cap = -1;
 #pragma GCC unroll 8
-	for (unsigned i = 0; i < NALL; i++)
-		if (all[i]->sleep)
-			all[i]->sleep(kq);
+	for (unsigned i = 0; i < NALL; i++) {
+		if (!all[i]->sleep)
+			continue;
+		int64_t c = all[i]->sleep(kq);
+		if (c >= 0 && (cap < 0 || c < cap))
+			cap = c;
+	}
+	return cap;
 }
 
 void kq_sources_deliver(struct kqueue *kq, int nevents)

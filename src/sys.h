@@ -269,6 +269,20 @@ static inline int sys_eventfd(void)
 	return r;
 }
 
+/* Whether a call failing with err says a sandbox refused it (EPERM,
+ * EACCES) or the kernel lacks it (ENOSYS): the same answer for good, in a
+ * process whose seccomp filter is never lifted. */
+static inline bool sys_refused(int err)
+{
+	return err == -EPERM || err == -EACCES || err == -ENOSYS;
+}
+
+/* A close-on-exec, non-blocking pipe: 0 or -errno. */
+static inline int sys_pipe(int p[2])
+{
+	return (int)KQ_SYSCALL(SYS_pipe2, p, O_CLOEXEC | O_NONBLOCK);
+}
+
 static inline int sys_eventfd_add(int fd, uint64_t v)
 {
 	long r = sys_write(fd, &v, sizeof v);

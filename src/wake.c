@@ -174,6 +174,46 @@ void kq_sync_wake(struct kqueue *kq)
 static atomic_int wake_fd = -1;
 static atomic_int wake_users;
 
+/*
+ * Where eventfd2 is refused (a sandbox: EPERM, EACCES; a kernel built
+ * without eventfds: ENOSYS), a pipe with one byte in it stands in: nobody
+ * reads it, so its read end is readable for good, as the eventfd is.  Its
+ * write end stays open beside it (wake_spare), out of the program's way
+ * and marked the same: with no writer left the read end would also poll
+ * EPOLLHUP, which epoll reports whatever an entry asks for, and a muted
+ * wake entry (W1) must report nothing.  Nothing uses the write end; it
+ * only moves (kq_wake_spare_move) and closes with the read end.
+ */
+static atomic_int wake_spare = -1;
+
+static int wake_pipe(void)
+{
+	int p[2];
+	int err = sys_pipe(p);
+	if (err)
+		return err;
+	char one = 1;
+	long r = sys_write(p[1], &one, 1);
+	if (r != 1) {
+		sys_close(p[0]);
+		sys_close(p[1]);
+		return r < 0 ? (int)r : -EIO;
+	}
+	int w = kq_fd_hide(p[1]);
+	kq_fdtab_hide(w);
+	atomic_store(&wake_spare, w);
+	return p[0];
+}
+
+static void wake_spare_close(void)
+{
+	int w = atomic_exchange(&wake_spare, -1);
+	if (w >= 0) {
+		kq_fdtab_unhide(w);
+		sys_close(w);
+	}
+}
+
 int kq_wake_shared(void)
 {
 	for (;;) {
@@ -188,8 +228,11 @@ int kq_wake_shared(void)
 			continue;
 		}
 		int e = sys_eventfd();
-		if (e >= 0) {
+		if (e >= 0)
 			sys_eventfd_add(e, 1);
+		else if (sys_refused(e))
+			e = wake_pipe();
+		if (e >= 0) {
 			e = kq_fd_hide(e);
 			kq_fdtab_hide(e);
 			atomic_store(&wake_fd, e);
@@ -215,6 +258,7 @@ void kq_wake_shared_put(void)
 		int fd = atomic_exchange(&wake_fd, -1);
 		kq_fdtab_unhide(fd);
 		sys_close(fd);
+		wake_spare_close();
 		atomic_store(&wake_users, 0);
 		return;
 	}
@@ -251,12 +295,39 @@ void kq_wake_shared_moved(int fd)
 	atomic_store(&wake_fd, fd);
 }
 
+/* dup2() onto the wake pipe's write end (move.c, one move at a time): it
+ * goes to another number, which no epoll set or sleeper names, and fd
+ * stays open for the program's dup2() to replace, as after any move.  1
+ * if fd was it, 0 if not, -EBUSY when no number is free. */
+int kq_wake_spare_move(int fd)
+{
+	if (atomic_load(&wake_spare) != fd || !kq_wake_shared_hold(atomic_load(&wake_fd)))
+		return 0;
+	int r = 0;
+	if (atomic_load(&wake_spare) == fd) {
+		int high = kq_fd_dup_high(fd);
+		if (high >= 0) {
+			kq_fdtab_hide(high);
+			atomic_store(&wake_spare, high);
+			kq_fdtab_unhide(fd);
+			r = 1;
+		} else {
+			r = -EBUSY;
+		}
+	}
+	kq_wake_shared_put();
+	return r;
+}
+
 /* A fork child has no kqueue, and FreeBSD's has no descriptor of its
  * parent's kqueues: the copy goes, and the child's first kqueue makes
  * its own. */
 void kq_wake_shared_forget(void)
 {
 	int fd = atomic_exchange(&wake_fd, -1);
+	if (fd >= 0)
+		sys_close(fd);
+	fd = atomic_exchange(&wake_spare, -1);
 	if (fd >= 0)
 		sys_close(fd);
 	atomic_store(&wake_users, 0);
@@ -273,6 +344,31 @@ void kq_wake_kick(struct kqueue *kq)
 {
 	sys_epoll_ctl(kq->epfd, EPOLL_CTL_DEL, kq->wakefd, 0, 0);
 	kq_wake_add(kq, kq->wakefd);
+}
+
+/*
+ * Threads asleep in the kqueue bounded their sleep with what the sources
+ * said before it (kq_sources_sleep, kq->looks): when a source starts
+ * looking, or its next look must come sooner, they are sent round again
+ * by a report of the wake entry, which the woken thread's harvest takes
+ * (wake_report), finding nothing.  wake_on is left as it is: set, a
+ * release finding the queue empty would mute the entry (W1), and epoll
+ * would drop the report before the sleeper took it.  A spare report costs
+ * one round.  Under kq->lock.
+ */
+void kq_wake_sleepers(struct kqueue *kq)
+{
+	/* users counts this call too */
+	if (kq->users > 1 && !kq->dead)
+		kq_wake_poke(kq);
+}
+
+void kq_looks_set(struct kqueue *kq, uint8_t bit, bool on)
+{
+	uint8_t was = kq->looks;
+	kq->looks = on ? was | bit : was & (uint8_t)~bit;
+	if (on && !(was & bit))
+		kq_wake_sleepers(kq);
 }
 
 /* A wake entry for the wake eventfd at number fd, ready at once:

@@ -212,6 +212,8 @@ static inline void kq_hwin_leave(struct kqueue *kq, unsigned g)
 	atomic_fetch_sub_explicit(&kq->hwin[g], 1, memory_order_release);
 }
 void kq_wake_kick(struct kqueue *kq);
+void kq_wake_sleepers(struct kqueue *kq);
+void kq_looks_set(struct kqueue *kq, uint8_t bit, bool on);
 void kq_wake_add(struct kqueue *kq, int fd);
 void kq_wake_dead(struct kqueue *kq);
 void kq_defer_close(struct kqueue *kq, int fd, bool self);

@@ -77,6 +77,47 @@ static inline int t_seccomp_refuse(long nr, int err)
 	return t_seccomp_refuse_if(nr, false, 0, err);
 }
 
+/* Refuses system calls nr1 and nr2 with errno err, whatever their
+ * arguments; -1 where no filter can be installed. */
+static inline int t_seccomp_refuse2(long nr1, long nr2, int err)
+{
+#ifdef T_AUDIT_ARCH
+	struct sock_filter f[] = {
+		T_SECCOMP_PROLOGUE,
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr1, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr2, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (uint32_t)err),
+	};
+	return t_seccomp_install(f, sizeof f / sizeof f[0], 0);
+#else
+	(void)nr1; (void)nr2; (void)err;
+	return -1;
+#endif
+}
+
+/* An EVFILT_USER knote (ident 1, udata ud) added to kq reports its
+ * trigger, and nothing else is left to collect: the filters a refused call
+ * does not concern work on. */
+static inline void t_seccomp_user_works(int kq, void *ud)
+{
+	t_change(kq, 1, EVFILT_USER, EV_ADD | EV_CLEAR, 0, 0, ud);
+	t_change(kq, 1, EVFILT_USER, 0, NOTE_TRIGGER, 0, ud);
+	T_GET1(kq, 1, EVFILT_USER, EV_CLEAR, 0, 0, ud);
+	T_NO_EVENTS(kq);
+}
+
+/* The same, after a READ knote (udata NULL) the caller added on the pipe
+ * p's read end reports a byte written to it. */
+static inline void t_seccomp_others_work(int kq, const int p[2], void *ud)
+{
+	char c = 'x';
+	T_EQ(write(p[1], &c, 1), 1);
+	T_GET1(kq, p[0], EVFILT_READ, 0, 0, 1, NULL);
+	T_EQ(read(p[0], &c, 1), 1);
+	t_seccomp_user_works(kq, ud);
+}
+
 /* Runs child(err) in a child process for each errno a sandbox or an old
  * kernel answers with; the child returns 0 (pass), 1 (fail) or 77 (the
  * filter could not be installed).  Fails or skips the test for it. */

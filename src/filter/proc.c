@@ -335,11 +335,6 @@ static void pidfd_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
  * holds for the process and its children, and is not asked again. */
 static atomic_bool pidfd_refused;
 
-static bool pidfd_refusal(long err)
-{
-	return err == -EPERM || err == -EACCES || err == -ENOSYS;
-}
-
 /* waitid(P_PID) without reaping: 1 pid is a child of ours that exited
  * (status set), 0 a live child, -ECHILD not (or no longer) a child. */
 static int child_status(pid_t pid, int64_t *status)
@@ -574,7 +569,7 @@ static int proc_setup(struct kqueue *kq, struct knote *kn, bool tracked)
 	}
 	int fd = atomic_load_explicit(&pidfd_refused, memory_order_relaxed) ? -ENOSYS
 		 : (int)KQ_SYSCALL(SYS_pidfd_open, (pid_t)kn->ident, 0);
-	if (fd < 0 && pidfd_refusal(fd))
+	if (fd < 0 && sys_refused(fd))
 		atomic_store_explicit(&pidfd_refused, true, memory_order_relaxed);
 	if (fd < 0) {
 		/* a tracked child may already be gone: the connector's exit
@@ -582,7 +577,7 @@ static int proc_setup(struct kqueue *kq, struct knote *kn, bool tracked)
 		 * that event reports every tracked child's exit */
 		if (tracked)
 			return 0;
-		err = pidfd_refusal(fd) ? proc_setup_nopidfd(kq, p, kn) : fd;
+		err = sys_refused(fd) ? proc_setup_nopidfd(kq, p, kn) : fd;
 		if (err)
 			goto fail;
 		return 0;

@@ -88,6 +88,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/signalfd.h>
 
 #define NSIGS 65
@@ -113,6 +114,9 @@ static pthread_mutex_t sig_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sigstate sigs[NSIGS];
 static sigset_t watched;                  /* sig_lock */
 static int sig_wakefd = -1;               /* sig_lock to create or move */
+/* What the handler writes: sig_wakefd itself, or the write end of the
+ * pipe standing in for the eventfd (see wake_pipe) */
+static int sig_wakewr = -1;               /* sig_lock to create or move */
 static int sig_sfd = -1;                  /* sig_lock */
 static atomic_uint_fast64_t handler_runs;  /* kq_signal_runs() */
 
@@ -297,8 +301,52 @@ static void wake_process(void)
 {
 	unsigned g = kq_win_enter_atomic(&sig_wgen, sig_win);
 	uint64_t one = 1;
-	syscall(SYS_write, __atomic_load_n(&sig_wakefd, __ATOMIC_RELAXED), &one, sizeof one);
+	syscall(SYS_write, __atomic_load_n(&sig_wakewr, __ATOMIC_RELAXED), &one, sizeof one);
 	atomic_fetch_sub_explicit(&sig_win[g], 1, memory_order_release);
+}
+
+/*
+ * Where eventfd2 is refused (EPERM, EACCES, ENOSYS), a pipe stands in for
+ * the signal eventfd: the handler writes its write end, and the kqueues
+ * hold its read end, edge-triggered, as they hold the eventfd.  The pipe
+ * is never emptied: kqueues share it, and a report still waiting in one
+ * kqueue's set is dropped by epoll if the file no longer polls readable
+ * when that kqueue harvests, had another kqueue drained it meanwhile.  A
+ * write to a pipe that is not empty still makes a report (Linux wakes
+ * epoll at every pipe write, except 5.5 to 5.13, which woke it only for a
+ * write to an empty pipe; 5.10's later stable releases have the fix), and
+ * the bytes are read back to one once they pass SIG_PIPE_DRAIN,
+ * so the pipe never fills and drops a write.
+ */
+#define SIG_PIPE_DRAIN 4096
+static atomic_flag sig_draining = ATOMIC_FLAG_INIT;
+
+static int wake_pipe(void)
+{
+	int p[2];
+	int err = sys_pipe(p);
+	if (err)
+		return err;
+	sig_wakefd = kq_fd_own(p[0]);
+	__atomic_store_n(&sig_wakewr, kq_fd_own(p[1]), __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* Under a kqueue's lock, so no move (move.c) changes sig_wakefd. */
+static void wake_pipe_drain(void)
+{
+	int n = 0;
+	if (sig_wakewr == sig_wakefd || KQ_SYSCALL(SYS_ioctl, sig_wakefd, FIONREAD, &n) != 0 ||
+	    n < SIG_PIPE_DRAIN || atomic_flag_test_and_set(&sig_draining))
+		return;
+	char buf[SIG_PIPE_DRAIN];
+	/* the handler only adds: one byte stays */
+	for (long left = n - 1, r; left > 0; left -= r) {
+		r = sys_read(sig_wakefd, buf, left < (long)sizeof buf ? (size_t)left : sizeof buf);
+		if (r <= 0)
+			break;
+	}
+	atomic_flag_clear(&sig_draining);
 }
 
 /* move.c: the signalfd or the signal eventfd at a new number, with
@@ -308,11 +356,22 @@ bool kq_signal_renumber(int old, int new)
 {
 	pthread_mutex_lock(&sig_lock);
 	bool wake = old >= 0 && old == sig_wakefd, sfd = old >= 0 && old == sig_sfd;
+	if (old >= 0 && old == sig_wakewr && !wake) {
+		/* the stand-in pipe's write end: only the handler names it */
+		__atomic_store_n(&sig_wakewr, new, __ATOMIC_RELAXED);
+		atomic_fetch_add(&sig_wgen, 1);
+		pthread_mutex_unlock(&sig_lock);
+		return true;
+	}
 	if (wake || sfd) {
 		for (struct kqueue *kq = kq_live; kq; kq = kq->gnext)
 			if (kq->sigs && kq->sigs->registered)
 				kq_entry_rekey(kq, old, new, EPOLLIN | EPOLLET, KQ_TAG_SIGNAL);
 		if (wake) {
+			/* an eventfd is both ends; a pipe's read end is not
+			 * written */
+			if (sig_wakewr == old)
+				__atomic_store_n(&sig_wakewr, new, __ATOMIC_RELAXED);
 			__atomic_store_n(&sig_wakefd, new, __ATOMIC_RELAXED);
 			atomic_fetch_add(&sig_wgen, 1);
 		} else {
@@ -327,13 +386,6 @@ bool kq_signal_renumber(int old, int new)
 bool kq_signal_writes_open(void)
 {
 	return atomic_load(&sig_win[(atomic_load(&sig_wgen) & 1) ^ 1]) != 0;
-}
-
-/* Whether signalfd() failing with err says a sandbox (EPERM, EACCES) or
- * the kernel (ENOSYS) will never give this process one. */
-static bool sfd_refusal(int err)
-{
-	return err == -EPERM || err == -EACCES || err == -ENOSYS;
 }
 
 /* Set once signalfd() was refused (see process_fds): a blocked signal is
@@ -361,11 +413,18 @@ static int process_fds(void)
 {
 	if (sig_wakefd < 0) {
 		int fd = sys_eventfd();
-		if (fd < 0)
+		if (fd < 0 && !sys_refused(fd))
 			return fd;
-		/* out of the program's way and never its to close: a signal
-		 * handler writes it (hide.c) */
-		sig_wakefd = kq_fd_own(fd);
+		if (fd < 0) {
+			int err = wake_pipe();
+			if (err)
+				return err;
+		} else {
+			/* out of the program's way and never its to close: a
+			 * signal handler writes it (hide.c) */
+			sig_wakefd = kq_fd_own(fd);
+			__atomic_store_n(&sig_wakewr, sig_wakefd, __ATOMIC_RELAXED);
+		}
 	}
 	if (atomic_load(&sfd_refused))
 		return 0;
@@ -379,7 +438,7 @@ static int process_fds(void)
 	 * (signal_begin, signal_sleep), as docs/differences.md says.  Only
 	 * the first call can be refused: later ones change the set of an
 	 * existing descriptor. */
-	if (err && sig_sfd < 0 && sfd_refusal(err)) {
+	if (err && sig_sfd < 0 && sys_refused(err)) {
 		atomic_store(&sfd_refused, true);
 		return 0;
 	}
@@ -391,7 +450,7 @@ static int process_fds(void)
 
 bool kq_signal_owns(int fd)
 {
-	return fd >= 0 && (fd == sig_wakefd || fd == sig_sfd);
+	return fd >= 0 && (fd == sig_wakefd || fd == sig_wakewr || fd == sig_sfd);
 }
 
 /* A knote starts watching sig.  sig_lock held. */
@@ -561,11 +620,11 @@ static void reclaim(int sig)
 	sig_drop(&old);
 }
 
-static void signal_sleep(struct kqueue *kq)
+static int64_t signal_sleep(struct kqueue *kq)
 {
 	struct kq_sigs *ks = kq->sigs;
 	if (!ks || (ks->n == 0 && ks->chld_holds == 0))
-		return;
+		return -1;
 	sigset_t seen;
 	sigemptyset(&seen);
 	int e = errno;
@@ -584,6 +643,7 @@ static void signal_sleep(struct kqueue *kq)
 	if (sig_sfd < 0 && sig_wakefd >= 0 && scan_pending())
 		wake_process();
 	errno = e;
+	return -1;
 }
 
 /* One of the process's signal fds reported: activate knotes with news. */
@@ -594,6 +654,7 @@ static void signal_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 	struct kq_sigs *ks = kq->sigs;
 	if (!ks)
 		return;
+	wake_pipe_drain();
 	scan_pending();
 	for (unsigned i = 0; i < ks->n; i++) {
 		struct knote *kn = ks->v[i];
@@ -777,8 +838,10 @@ void kq_signal_fork_child(void)
 	}
 	sigemptyset(&watched);
 	kq_fd_own_close(sig_sfd);
+	if (sig_wakewr != sig_wakefd)
+		kq_fd_own_close(sig_wakewr);
 	kq_fd_own_close(sig_wakefd);
-	sig_sfd = sig_wakefd = -1;
+	sig_sfd = sig_wakefd = sig_wakewr = -1;
 	pthread_mutex_unlock(&sig_lock);   /* taken in the prepare handler */
 }
 

@@ -18,6 +18,15 @@
  * deleted) and is converted from CLOCK_REALTIME when armed; an EV_ADD of an
  * existing timer restarts it from now and discards what was pending; a
  * re-add with bad parameters stops the timer and reports EV_ERROR later.
+ *
+ * Where a sandbox refuses timerfd_create() (EPERM, EACCES) or the kernel
+ * has no timerfds (ENOSYS), the heap works without one (tfd -1): the
+ * kqueue looks (kq->looks, KQ_LOOKS_TIMERS) at the start of every call,
+ * where expired timers are counted, and before every sleep, which is
+ * bounded by the earliest deadline, so the sleep ends when a timerfd
+ * would have fired, as precisely (epoll_pwait2's nanoseconds).  A thread
+ * already asleep when a timer is added or moved earlier is sent round
+ * again to bound its sleep anew (kq_wake_sleepers).
  */
 #include "kq.h"
 #include "sys.h"
@@ -140,6 +149,9 @@ static void heap_remove(struct kq_timers *t, struct ktimer *k)
 
 /* ---- the timerfd ---- */
 
+/* timerfd_create() was refused (see the top): not asked again. */
+static atomic_bool tfd_refused;
+
 static int timers_get(struct kqueue *kq, struct kq_timers **out)
 {
 	if (kq->timers) {
@@ -150,11 +162,16 @@ static int timers_get(struct kqueue *kq, struct kq_timers **out)
 	if (!t)
 		return -ENOMEM;
 	int e = errno;
-	t->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	t->tfd = atomic_load_explicit(&tfd_refused, memory_order_relaxed) ? -1
+		 : timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	int err = t->tfd < 0 ? -errno : 0;
 	errno = e;
+	if (t->tfd < 0 && (atomic_load(&tfd_refused) || sys_refused(err))) {
+		atomic_store(&tfd_refused, true);
+		err = 0;   /* looked at instead (see the top) */
+	}
 	t->tfd = kq_fd_own(t->tfd);
-	if (!err)
+	if (!err && t->tfd >= 0)
 		err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, t->tfd, EPOLLIN, KQ_TAG_TIMER);
 	if (err) {
 		kq_fd_own_close(t->tfd);
@@ -163,17 +180,25 @@ static int timers_get(struct kqueue *kq, struct kq_timers **out)
 	}
 	t->armed = NEVER;
 	kq->timers = t;
+	if (t->tfd < 0)
+		kq_looks_set(kq, KQ_LOOKS_TIMERS, true);
 	*out = t;
 	return 0;
 }
 
 /* Arms the timerfd for the earliest deadline if that is sooner than what it
- * is armed for now (see the top of the file). */
-static void timers_rearm(struct kq_timers *t)
+ * is armed for now (see the top of the file).  Without a timerfd, `armed`
+ * is the earliest deadline a sleeper may have bounded its sleep with. */
+static void timers_rearm(struct kqueue *kq, struct kq_timers *t)
 {
 	int64_t first = t->n ? t->heap[0]->deadline : NEVER;
 	if (first >= t->armed)
 		return;
+	if (t->tfd < 0) {
+		t->armed = first;
+		kq_wake_sleepers(kq);
+		return;
+	}
 	if (first < 1)
 		first = 1;   /* it_value 0 would disarm */
 	struct itimerspec its = {
@@ -213,7 +238,7 @@ static void timer_report(struct kqueue *kq, uint64_t tag, uint32_t revents)
 		return;
 	t->armed = NEVER;
 	timers_expire(kq, t, clock_ns(CLOCK_MONOTONIC));
-	timers_rearm(t);
+	timers_rearm(kq, t);
 	if (t->armed == NEVER) {
 		/* nothing left to arm: consume the expiry so the timerfd stops
 		 * being readable (a re-arm resets the count by itself) */
@@ -264,7 +289,7 @@ static int timer_start(struct kqueue *kq, struct knote *kn)
 		return err;
 	if (k->deadline <= now)
 		timers_expire(kq, t, now);
-	timers_rearm(t);
+	timers_rearm(kq, t);
 	return 0;
 }
 
@@ -353,6 +378,7 @@ static void timer_fini(struct kqueue *kq)
 	free(t->heap);
 	free(t);
 	kq->timers = NULL;
+	kq->looks &= (uint8_t)~KQ_LOOKS_TIMERS;
 }
 
 static void timer_forget(struct kqueue *kq)
@@ -372,4 +398,26 @@ const struct filterops kq_timer_filtops = {
 	.forget = timer_forget,
 };
 
-const struct kq_source kq_timer_source = { .report = timer_report };
+/* Without a timerfd (see the top): a call begins. */
+static void timer_begin(struct kqueue *kq)
+{
+	struct kq_timers *t = kq->timers;
+	if (__builtin_expect(kq->looks & KQ_LOOKS_TIMERS, 0) && t->n)
+		timers_expire(kq, t, clock_ns(CLOCK_MONOTONIC));
+}
+
+/* Without a timerfd: the sleep ends at the earliest deadline. */
+static int64_t timer_sleep(struct kqueue *kq)
+{
+	struct kq_timers *t = kq->timers;
+	if (!(kq->looks & KQ_LOOKS_TIMERS))
+		return -1;
+	int64_t now = clock_ns(CLOCK_MONOTONIC);
+	timers_expire(kq, t, now);
+	t->armed = t->n ? t->heap[0]->deadline : NEVER;
+	return t->n ? t->armed - now : -1;
+}
+
+const struct kq_source kq_timer_source = {
+	.report = timer_report, .begin = timer_begin, .sleep = timer_sleep,
+};

@@ -49,7 +49,8 @@
  * (man/kevent.2).  The table is watched by filter/mounts.c, which also
  * serves EVFILT_FS.
  *
- * Without /proc: fanotify (Linux 5.1; without privilege 5.13) marks the
+ * Without /proc, or where a sandbox refuses inotify_init1() (or the kernel
+ * has no inotify): fanotify (Linux 5.1; without privilege 5.13) marks the
  * inode of a descriptor itself, fanotify_mark(dirfd = fd, path NULL).  The
  * kqueue's instance is then a fanotify group reporting file handles
  * (FAN_REPORT_FID) instead of an inotify instance, in the same place
@@ -67,7 +68,8 @@
  * is recognised by MOVED_FROM and MOVED_TO in one report (no cookie); and
  * a directory's watch does not report its entries' own opens, reads and
  * attribute changes (inotify does; FreeBSD does not).  Where fanotify is
- * missing or forbidden, EV_ADD fails with ENOTSUP.
+ * missing or forbidden too, EVFILT_VNODE's EV_ADD fails with ENOTSUP and
+ * READ knotes are polled (see "Without inotify or fanotify" below).
  */
 #include "kq.h"
 #include "sys.h"
@@ -429,13 +431,20 @@ static int vnodes_get(struct kqueue *kq, struct kq_vnodes **out)
 	return 0;
 }
 
-/* The kqueue's inotify instance (or fanotify group), made on first need. */
+/* inotify_init1() or fanotify_init() was refused by a sandbox (EPERM,
+ * EACCES) or the kernel has none (ENOSYS, or fanotify's answers in
+ * fan_open): a seccomp filter is never lifted, so neither is asked again
+ * in this process. */
+static atomic_bool ino_refused, fan_refused;
+
+/* The kqueue's inotify instance (or fanotify group), made on first need;
+ * -ENOTSUP where neither can be had (see "Without inotify or fanotify"). */
 static int vnodes_notify(struct kqueue *kq, struct kq_vnodes *v)
 {
 	if (v->inofd >= 0)
 		return 0;
-	int fd, err = 0;
-	if (proc_fds()) {
+	int fd = -ENOTSUP, err = -ENOTSUP;
+	if (proc_fds() && !atomic_load_explicit(&ino_refused, memory_order_relaxed)) {
 		int e = errno;
 		fd = pool_take();
 		if (fd < 0)
@@ -443,12 +452,17 @@ static int vnodes_notify(struct kqueue *kq, struct kq_vnodes *v)
 		err = fd < 0 ? -errno : 0;
 		errno = e;
 		/* refused by a sandbox (EPERM, EACCES) or missing (ENOSYS):
-		 * no mechanism to fall back on, as where fanotify is */
-		if (err == -EPERM || err == -EACCES || err == -ENOSYS)
+		 * fanotify may still be allowed (Linux 5.13 without privilege) */
+		if (sys_refused(err)) {
+			atomic_store(&ino_refused, true);
 			err = -ENOTSUP;
-	} else {
+		}
+	}
+	if (err == -ENOTSUP && !atomic_load_explicit(&fan_refused, memory_order_relaxed)) {
 		fd = kq_fd_own(fan_open(v));
 		err = fd < 0 ? fd : 0;
+		if (err == -ENOTSUP)
+			atomic_store(&fan_refused, true);
 	}
 	if (!err)
 		err = sys_epoll_ctl(kq->epfd, EPOLL_CTL_ADD, fd, EPOLLIN, KQ_TAG_INOTIFY);
@@ -493,14 +507,16 @@ static uint32_t inotify_mask(uint32_t notes, bool dir)
 }
 
 /* What the knotes on fd want from inotify (and whether one wants
- * NOTE_REVOKE, which inotify alone cannot give). */
-static uint32_t fd_needs(struct kqueue *kq, int fd, bool dir, bool *revoke)
+ * NOTE_REVOKE, which inotify alone cannot give); *vnode: whether an
+ * EVFILT_VNODE knote is among them (polling cannot serve it). */
+static uint32_t fd_needs(struct kqueue *kq, int fd, bool dir, bool *revoke, bool *vnode)
 {
 	struct kq_fdslot *s = kq_fdslot(kq, fd, false);
 	uint32_t m = 0;
-	*revoke = false;
+	*revoke = *vnode = false;
 	for (struct knote *kn = s ? s->head : NULL; kn; kn = kn->link) {
 		if (kn->filter == EVFILT_VNODE) {
+			*vnode = true;
 			m |= inotify_mask(kn->sfflags, dir);
 			if (kn->sfflags & NOTE_REVOKE)
 				*revoke = true;
@@ -917,23 +933,89 @@ void kq_vnode_unmounted(struct kqueue *kq, const char *table)
 			}
 }
 
+/* ---- without inotify or fanotify ---- */
+
+/*
+ * Where a sandbox refuses both inotify_init1() and fanotify_init() (or the
+ * kernel has neither), READ on regular files and directories still works,
+ * as FreeBSD's never fails: its data, size - offset, is computed at every
+ * delivery anyway (filter/fd.c), and what the instance would have said,
+ * that the file changed, comes from looking.  The kqueue then has entries
+ * without watches (inofd -1) and kq->looks set: at the start of every
+ * kevent() call, and before every sleep, each watched descriptor's size
+ * and mtime are compared with the last ones seen, and a change activates
+ * its READ knotes as IN_MODIFY would.  The sleep is bounded to LOOK_NS, so
+ * growth reaches a sleeper within that: 20 ms, a delay no one following a
+ * log sees, for 50 wake-ups a second (measured on a loaded 2-CPU VM: 40 to
+ * 60 us of CPU each, 0.2 to 0.3% of a CPU, plus about 1 us per watched
+ * descriptor's fstat(); 10 ms would double that, 50 ms make growth wait
+ * longer than a terminal's refresh).  A rewrite that changes neither size nor mtime
+ * (within the file system's timestamp granularity) goes unseen.
+ * EVFILT_VNODE has no such stand-in (its notes are the kernel's events):
+ * its EV_ADD fails with ENOTSUP.
+ */
+#define LOOK_NS 20000000
+
+static void look(struct kqueue *kq)
+{
+	struct kq_vnodes *v = kq->vnodes;
+	for (unsigned b = 0; b < v->nb; b++)
+		for (struct vwatch *w = v->byfd[b]; w; w = w->fdnext) {
+			struct stat st;
+			if (sys_fstat(w->fd, &st) != 0 ||
+			    (st.st_size == w->size && ts_eq(st.st_mtim, w->mtime)))
+				continue;
+			w->size = st.st_size;
+			w->mtime = st.st_mtim;
+			kq_fd_activate_reads(kq, w->fd);
+		}
+}
+
+static void vnode_begin(struct kqueue *kq)
+{
+	if (__builtin_expect(kq->looks & KQ_LOOKS_FILES, 0))
+		look(kq);
+}
+
+static int64_t vnode_sleep(struct kqueue *kq)
+{
+	if (!(kq->looks & KQ_LOOKS_FILES))
+		return -1;
+	look(kq);
+	return LOOK_NS;
+}
+
+static int sync_fd(struct kqueue *kq, int fd);
+
 /* Called after the knotes on fd changed (added, modified, removed). */
 int kq_vnode_sync(struct kqueue *kq, int fd);
 int kq_vnode_sync(struct kqueue *kq, int fd)
 {
+	int err = sync_fd(kq, fd);
+	struct kq_vnodes *v = kq->vnodes;
+	kq_looks_set(kq, KQ_LOOKS_FILES, v && v->inofd < 0 && v->count > 0);
+	return err;
+}
+
+static int sync_fd(struct kqueue *kq, int fd)
+{
 	struct kq_vnodes *v;
 	struct vwatch *w = by_fd(kq->vnodes, fd);
+	bool vnode;
 	if (!w) {
 		struct stat st;
 		int err = sys_fstat(fd, &st);
 		if (err)
 			return err;
 		bool revoke;
-		if (!fd_needs(kq, fd, S_ISDIR(st.st_mode), &revoke) && !revoke)
+		if (!fd_needs(kq, fd, S_ISDIR(st.st_mode), &revoke, &vnode) && !revoke)
 			return 0;
 		err = vnodes_get(kq, &v);
 		if (!err)
 			err = vnodes_notify(kq, v);
+		/* READ knotes alone can do without: they are polled */
+		if (err == -ENOTSUP && !vnode)
+			err = 0;
 		if (err)
 			return err;
 		if (v->count >= v->nb && (err = grow(v)) != 0)
@@ -952,7 +1034,16 @@ int kq_vnode_sync(struct kqueue *kq, int fd)
 		v->count++;
 	}
 	v = kq->vnodes;
-	w->mask = fd_needs(kq, fd, w->dir, &w->revoke);
+	w->mask = fd_needs(kq, fd, w->dir, &w->revoke, &vnode);
+	if (v->inofd < 0) {
+		/* polled (see "Without inotify or fanotify"): an EVFILT_VNODE
+		 * knote is refused, the READ knotes keep their entry */
+		if (vnode)
+			return -ENOTSUP;
+		if (w->mask)
+			return 0;
+		goto unwatched;
+	}
 	if (w->revoke) {
 		int err = mounts_watch(kq, w);
 		if (err)
@@ -973,6 +1064,7 @@ int kq_vnode_sync(struct kqueue *kq, int fd)
 	}
 
 	/* nothing on fd needs a watch any more */
+unwatched:
 	parent_detach(kq, v, w);
 	for (struct vwatch **pp = &v->byfd[bucket(fd, v->nb)]; *pp; pp = &(*pp)->fdnext) {
 		if (*pp == w) {
@@ -1369,6 +1461,7 @@ void kq_vnode_fini(struct kqueue *kq)
 	free(v->bywd);
 	free(v);
 	kq->vnodes = NULL;
+	kq->looks &= (uint8_t)~KQ_LOOKS_FILES;
 }
 
 static void vnode_forget(struct kqueue *kq)
@@ -1444,4 +1537,6 @@ const struct filterops kq_vnode_filtops = {
 	.forget = vnode_forget,
 };
 
-const struct kq_source kq_vnode_source = { .report = inotify_report };
+const struct kq_source kq_vnode_source = {
+	.report = inotify_report, .begin = vnode_begin, .sleep = vnode_sleep,
+};

@@ -138,7 +138,7 @@ static int pwait2_sleep(int epfd, struct epoll_event *evs, int n, int64_t timeou
 		prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
 	/* epoll_pwait2() itself never answers EPERM or EACCES: those come
 	 * from a filter that does not know the call, and mean ENOSYS here */
-	if (r == -ENOSYS || r == -EPERM || r == -EACCES) {
+	if (sys_refused((int)r)) {
 		atomic_store(&have_pwait2, 0);
 		r = -ENOSYS;
 	}
