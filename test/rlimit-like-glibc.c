@@ -109,9 +109,10 @@ int main(void)
 	     sys_prlimit(0, RLIMIT_NOFILE, NULL, (struct rlimit *)8));
 
 	/* NULL limits: nothing set, nothing read (glibc's header says the
-	 * pointer is not NULL; the call takes it all the same) */
-	struct rlimit *volatile none = NULL;
-	SAME("setrlimit(NULL)", setrlimit(RLIMIT_NOFILE, none),
+	 * pointer is not NULL, so the call goes through a plain pointer; the
+	 * function takes it all the same) */
+	int (*volatile set)(__rlimit_resource_t, const struct rlimit *) = setrlimit;
+	SAME("setrlimit(NULL)", set(RLIMIT_NOFILE, NULL),
 	     sys_prlimit(0, RLIMIT_NOFILE, NULL, NULL));
 	SAME("prlimit(NULL, NULL)", prlimit(0, RLIMIT_NOFILE, NULL, NULL),
 	     sys_prlimit(0, RLIMIT_NOFILE, NULL, NULL));
