@@ -124,8 +124,8 @@ void kq_fd_own_close(int fd)
  * instances, and what kq_fd_own() marks (timerfds, signalfds, io_uring
  * rings, netlink sockets, pidfds, fanotify groups, O_PATH directory
  * handles, read-only /proc fdinfo files); anything else at the number is
- * the program's, and the mark goes.  Only for marked numbers: a program closing one of
- * libkq's.
+ * the program's, and the mark goes.  Only for marked numbers: a program
+ * closing one of libkq's.
  */
 int kq_fd_hidden_kind(int fd)
 {

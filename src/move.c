@@ -177,8 +177,8 @@ static int move_out(int fd)
 			w = kq->epfd == fd ? EPFD : kq->waitfd == fd ? WAITFD : NONE;
 	if (w == NONE && kq_signal_owns(fd))
 		w = SIGNAL;
-	/* the process's spare fdinfo file: used under a kqueue's lock only,
-	 * so no window to wait for */
+	/* the process's spare fdinfo file: used under a kqueue's lock or the
+	 * move lock only, so no window to wait for */
 	if (w == NONE && kq_efdinfo_spare_renumber(fd, new))
 		w = SPARE;
 	if (w == NONE)

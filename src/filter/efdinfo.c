@@ -21,8 +21,8 @@
  * kq_efdinfo_renumber()).  Every entry also remembers which file it
  * opened: a raw close the program made (a close_range system call) and a
  * reuse of the number make the next pread() fail or not parse (pread()
- * consumes nothing from an eventfd, pipe or socket: they refuse it), and
- * the entry is forgotten without closing what is no longer ours.
+ * consumes nothing from an eventfd, timerfd, pipe or socket: they refuse
+ * it), and the entry is forgotten without closing what is no longer ours.
  *
  * The plus one: at the descriptor limit no fdinfo file can be opened, and
  * the count would be lost for an eventfd whose file no kqueue holds yet.
@@ -373,7 +373,8 @@ bool kq_efdinfo_spare_renumber(int old, int new)
 	uint64_t v = atomic_load(&spare);
 	if (!v || spare_fd(v) != old || !spare_file(new, v))
 		return false;
-	return atomic_compare_exchange_strong(&spare, &v, (v & ~UINT64_C(0xffffffff)) | (uint32_t)(new + 1));
+	uint64_t nv = (v & ~UINT64_C(0xffffffff)) | (uint32_t)(new + 1);
+	return atomic_compare_exchange_strong(&spare, &v, nv);
 }
 
 /* The spare to a number under the soft limit, if it is not: true when
