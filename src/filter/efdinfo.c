@@ -175,15 +175,20 @@ static bool still_ours(const struct efdinfo_ent *e)
 	return same_file(e->info, e->dev, e->ino);
 }
 
-/* Records descriptor f (of eventfd fd's fdinfo file) in *e: 0 or -errno. */
-static int remember(struct efdinfo_ent *e, int fd, int f)
+/* f, an fdinfo file just opened, moved out of the program's way and
+ * marked (kq_fd_own()): its number, *st its file; or -1 if the program's
+ * dup2() took the number before the mark (which closed ours). */
+static int own_file(int f, struct stat *st)
 {
-	struct stat st;
-	int err = sys_fstat(f, &st);
-	if (err)
-		return err;
-	*e = (struct efdinfo_ent){ fd, f, st.st_dev, st.st_ino };
-	return 0;
+	if (sys_fstat(f, st) != 0) {
+		sys_close(f);
+		return -1;
+	}
+	f = kq_fd_own(f);
+	if (same_file(f, st->st_dev, st->st_ino))
+		return f;
+	kq_fdtab_unhide(f);   /* the program's file */
+	return -1;
 }
 
 static int spare_fd(uint64_t v)
@@ -212,15 +217,13 @@ static void spare_close(uint64_t v)
  * number is free up there); closed otherwise. */
 static void spare_put(int f)
 {
-	f = kq_fd_own(f);
 	struct stat st;
-	if (sys_fstat(f, &st) == 0) {
-		atomic_store(&proc_dev, (unsigned long long)st.st_dev);
-		uint64_t none = 0, v = (uint64_t)(uint32_t)st.st_ino << 32 | (uint32_t)(f + 1);
-		if (atomic_compare_exchange_strong(&spare, &none, v))
-			return;
-	}
-	kq_fd_own_close(f);
+	if ((f = own_file(f, &st)) < 0)
+		return;
+	atomic_store(&proc_dev, (unsigned long long)st.st_dev);
+	uint64_t none = 0, v = (uint64_t)(uint32_t)st.st_ino << 32 | (uint32_t)(f + 1);
+	if (!atomic_compare_exchange_strong(&spare, &none, v))
+		kq_fd_own_close(f);
 }
 
 /* Gives the process its spare if it has none. */
@@ -293,16 +296,12 @@ static struct efdinfo_ent *open_entry(struct kqueue *kq, int fd)
 		return NULL;
 	if (c->n == EFDINFO_MAX)
 		return NULL;
+	struct stat st;
 	int f = open_info(fd);
-	if (f < 0)
+	if (f < 0 || (f = own_file(f, &st)) < 0)
 		return NULL;
-	f = kq_fd_own(f);
-	struct efdinfo_ent *e = &c->e[c->n];
-	if (remember(e, fd, f) != 0) {
-		kq_fd_own_close(f);
-		return NULL;
-	}
-	c->n++;
+	struct efdinfo_ent *e = &c->e[c->n++];
+	*e = (struct efdinfo_ent){ fd, f, st.st_dev, st.st_ino };
 	atomic_fetch_add(&kept, 1);
 	spare_make(fd);
 	return e;
