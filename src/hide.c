@@ -95,10 +95,10 @@ int kq_fd_hide(int fd)
 }
 
 /* A descriptor libkq made for its own use (a filter's timerfd, the
- * signal descriptors, a WRITE set, a netlink socket, an io_uring ring):
- * moved out of the program's way and marked, so that the program's
- * close() of the number is EBADF, as on FreeBSD where it is free.  Such a
- * descriptor cannot move (move.c): dup2() onto it is EBUSY. */
+ * signal descriptors, a WRITE set, a netlink socket, an io_uring ring, an
+ * eventfd's fdinfo file): moved out of the program's way and marked, so
+ * that the program's close() of the number is EBADF, as on FreeBSD where
+ * it is free.  dup2() onto it moves it (move.c). */
 int kq_fd_own(int fd)
 {
 	if (fd < 0)
@@ -124,9 +124,9 @@ void kq_fd_own_close(int fd)
  * instances, pipes (standing in for the eventfds where eventfd2 is
  * refused), and what kq_fd_own() marks (timerfds, signalfds, io_uring
  * rings, netlink sockets, pidfds, fanotify groups, O_PATH directory
- * handles); anything else at the number is the program's,
- * and the mark goes.  Only for marked numbers: a program closing one of
- * libkq's.
+ * handles, read-only /proc fdinfo files); anything else at the number is
+ * the program's, and the mark goes.  Only for marked numbers: a program
+ * closing one of libkq's.
  */
 int kq_fd_hidden_kind(int fd)
 {
@@ -151,8 +151,14 @@ int kq_fd_hidden_kind(int fd)
 	    !strcmp(link, "anon_inode:[fanotify]") ||
 	    !strncmp(link, "socket:[", 8) || !strncmp(link, "pipe:[", 6))
 		return KQ_OWN_FIXED;
+	int fl = sys_fcntl(fd, F_GETFL, 0);
 	/* a directory handle (filter/vnode.c, O_PATH) */
-	if (link[0] == '/' && (sys_fcntl(fd, F_GETFL, 0) & O_PATH))
+	if (link[0] == '/' && fl >= 0 && (fl & O_PATH))
+		return KQ_OWN_FIXED;
+	/* an eventfd's fdinfo file, kept or spare (filter/efdinfo.c):
+	 * "/proc/<pid>/fdinfo/<n>", or ".../task/<tid>/fdinfo/<n>" */
+	if (fl >= 0 && (fl & O_ACCMODE) == O_RDONLY && !strncmp(link, "/proc/", 6) &&
+	    strstr(link, "/fdinfo/"))
 		return KQ_OWN_FIXED;
 gone:
 	kq_fdtab_unhide(fd);

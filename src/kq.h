@@ -539,6 +539,11 @@ bool kq_timer_renumber(struct kqueue *kq, int old, int new);
 bool kq_proc_renumber(struct kqueue *kq, int old, int new);
 bool kq_uring_renumber(struct kq_uring *r, int old, int new);
 bool kq_vnode_renumber(struct kqueue *kq, int old, int new);
+bool kq_efdinfo_renumber(struct kqueue *kq, int old, int new);
+bool kq_efdinfo_spare_renumber(int old, int new);   /* the process's */
+/* libc/rlimit.c: RLIMIT_NOFILE changed; the spare fdinfo file follows it
+ * (filter/efdinfo.c) */
+void kq_efdinfo_limit_changed(void);
 void kq_entry_rekey(struct kqueue *kq, int old, int new, uint32_t events, uint64_t tag);
 bool kq_signal_owns(int fd);     /* filter/signal.c's process descriptors */
 bool kq_signal_renumber(int old, int new);
@@ -548,6 +553,7 @@ bool kq_signal_writes_open(void);
 int  kq_fd_move_out(int fd);
 /* fork.c's prepare and parent handlers: no move is half-done in a child */
 void kq_move_lock(void);
+bool kq_move_trylock(void);
 void kq_move_unlock(void);
 const char *kq_procfs_self(void);   /* filter/efdinfo.c */
 /* wake.c: the eventfd every kqueue's wake entry names */

@@ -11,7 +11,8 @@
  * parked inotify instance, or a filter's own descriptor (kq_fd_own(): a
  * timerfd, a split WRITE set, a netlink socket, an io_uring ring, a
  * pidfd, the inotify instance or fanotify group in use, a directory
- * handle of a fanotify parent entry, the signalfd,
+ * handle of a fanotify parent entry, an eventfd's kept fdinfo file, the
+ * process's spare fdinfo file, the signalfd,
  * and the signal eventfd, which libkq's signal handler writes in a
  * process-wide window of the same kind).  The numbers are changed under every kqueue's
  * lock (as before a fork).  What makes a move more than a renumbering are
@@ -47,12 +48,19 @@ void kq_move_lock(void)
 	pthread_mutex_lock(&move_lock);
 }
 
+/* A signal handler whose thread is inside a kevent(), which a move may be
+ * waiting for (efdinfo.c): the lock only if nobody holds it. */
+bool kq_move_trylock(void)
+{
+	return pthread_mutex_trylock(&move_lock) == 0;
+}
+
 void kq_move_unlock(void)
 {
 	pthread_mutex_unlock(&move_lock);
 }
 
-enum what { NONE, EPFD, WAITFD, WAKEFD, FILTER, SIGNAL };
+enum what { NONE, EPFD, WAITFD, WAKEFD, FILTER, SIGNAL, SPARE };
 
 /* An epoll entry in kq's set named by the new number, and the one named
  * by the old gone (which still names the same file): a readiness the old
@@ -78,7 +86,8 @@ static bool renumber_filter(struct kqueue *kq, int old, int new)
 		return true;
 	}
 	return kq_timer_renumber(kq, old, new) || kq_proc_renumber(kq, old, new) ||
-	       kq_vnode_renumber(kq, old, new) || kq_uring_renumber(kq->ring, old, new);
+	       kq_vnode_renumber(kq, old, new) || kq_uring_renumber(kq->ring, old, new) ||
+	       kq_efdinfo_renumber(kq, old, new);
 }
 
 /* Under kq_glock and every kqueue's lock: the new number in place of the
@@ -171,11 +180,15 @@ static int move_out(int fd)
 			w = kq->epfd == fd ? EPFD : kq->waitfd == fd ? WAITFD : NONE;
 	if (w == NONE && kq_signal_owns(fd))
 		w = SIGNAL;
+	/* the process's spare fdinfo file: used under a kqueue's lock or the
+	 * move lock only, so no window to wait for */
+	if (w == NONE && kq_efdinfo_spare_renumber(fd, new))
+		w = SPARE;
 	if (w == NONE)
 		w = FILTER;   /* renumber() finds it, or nothing does */
 	struct kqueue *held = NULL;
-	bool found = w == SIGNAL && kq_signal_renumber(fd, new);
-	for (struct kqueue *kq = kq_live; kq && w != SIGNAL; kq = kq->gnext) {
+	bool found = w == SPARE || (w == SIGNAL && kq_signal_renumber(fd, new));
+	for (struct kqueue *kq = kq_live; kq && w != SIGNAL && w != SPARE; kq = kq->gnext) {
 		if (!renumber(kq, w, fd, new))
 			continue;
 		found = true;

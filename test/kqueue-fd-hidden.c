@@ -6,7 +6,8 @@
  * program's descriptors around them; dup2() and dup3() from one fail with
  * EBADF, and onto one put the program's descriptor there (libkq's moves
  * away); and every kqueue keeps working: threads asleep in one are still
- * woken by triggers, and records still come (t_hidden.h).
+ * woken by triggers, and records still come, an eventfd's count too (its
+ * fdinfo files are among libkq's numbers; t_hidden.h).
  */
 #include "t.h"
 #include "t_hidden.h"

@@ -1,53 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * At the descriptor limit (RLIMIT_NOFILE reached), READ and WRITE knotes
- * on an eventfd still report its counter (READ data = counter, WRITE data
- * = 0xfffffffffffffffe - counter): libkq reads it from a /proc fdinfo file
- * it must open, and a kqueue that already watches an eventfd keeps a
- * descriptor in reserve for that.  Here the kqueue watches eventfd A, then
- * the limit is reached and eventfd B's knotes are evaluated for the first
- * time; both keep their counts, round after round.
+ * At the descriptor limit, reached after the program lowered its soft
+ * RLIMIT_NOFILE with setrlimit(), READ and WRITE knotes on an eventfd
+ * still report its counter, also for an eventfd whose counter the kqueue
+ * reads there for the first time (t_eventfd_emfile.h).
  */
-#include "t_fdfill.h"
+#include "t_eventfd_emfile.h"
 
-#include <sys/eventfd.h>
+static void lower(const struct rlimit *low)
+{
+	T_ASSERT(setrlimit(RLIMIT_NOFILE, low) == 0);
+}
 
 int main(void)
 {
-	int kq = t_kqueue();
-	struct kevent ev[8];
-	int a = eventfd(0, EFD_NONBLOCK), b = eventfd(0, EFD_NONBLOCK);
-	T_ASSERT(a >= 0 && b >= 0);
-
-	t_change(kq, a, EVFILT_READ, EV_ADD, 0, 0, (void *)1);
-	t_eventfd_add(a, 3);
-	T_GET1(kq, a, EVFILT_READ, 0, 0, 3, (void *)1);
-
-	struct t_fdfill fill;
-	t_fdfill(&fill);
-
-	t_change(kq, b, EVFILT_READ, EV_ADD, 0, 0, (void *)2);
-	t_eventfd_add(b, 7);
-	for (int round = 0; round < 3; round++) {
-		int n = t_get(kq, ev, 8);
-		T_EQ(n, 2);
-		for (int i = 0; i < n; i++) {
-			if (ev[i].udata == (void *)1)
-				T_KEVENT(&ev[i], a, EVFILT_READ, 0, 0, 3 + round, (void *)1);
-			else
-				T_KEVENT(&ev[i], b, EVFILT_READ, 0, 0, 7 + round, (void *)2);
-		}
-		t_eventfd_add(a, 1);
-		t_eventfd_add(b, 1);
-	}
-	t_change(kq, b, EVFILT_WRITE, EV_ADD | EV_ONESHOT, 0, 0, (void *)3);
-	int n = t_get(kq, ev, 8);
-	T_EQ(n, 3);
-	for (int i = 0; i < n; i++)
-		if (ev[i].udata == (void *)3)
-			T_KEVENT(&ev[i], b, EVFILT_WRITE, EV_ONESHOT, 0,
-				 (int64_t)(UINT64_C(0xfffffffffffffffe) - 10), (void *)3);
-
-	t_fdfill_undo(&fill);
+	t_eventfd_emfile(lower);
 	return 0;
 }

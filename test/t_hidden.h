@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <semaphore.h>
+#include <sys/eventfd.h>
 #include <time.h>
 
 /* Numbers open in the process that are none of the program's (mine[],
@@ -95,8 +96,9 @@ struct t_calls {
  * with EBADF; close_range() and closefrom() close the program's
  * descriptors around them; dup2() and dup3() onto one put the caller's
  * descriptor there (libkq's moves away), never written by libkq; and
- * after each, the kqueue works.  Once it is closed, nothing of libkq's is
- * left.
+ * after each, the kqueue works.  An eventfd's count read in it makes its
+ * fdinfo file and the spare libkq's too, and the count still comes exact
+ * at the end.  Once it is closed, nothing of libkq's is left.
  */
 static inline void t_hidden_check(const struct t_calls *c)
 {
@@ -105,11 +107,21 @@ static inline void t_hidden_check(const struct t_calls *c)
 		mine[fd] = fcntl(fd, F_GETFD) >= 0;
 	int kq = t_kqueue();
 	mine[kq] = 1;
+	/* below the pipe, which the close-everything calls stop after */
+	int efd = eventfd(0, EFD_NONBLOCK);
+	T_ASSERT(efd >= 0);
+	mine[efd] = 1;
 	int p[2];
 	t_pipe(p);
 	mine[p[0]] = mine[p[1]] = 1;
 	t_change(kq, 5, EVFILT_USER, EV_ADD | EV_CLEAR, 0, 0, NULL);
 	t_change(kq, p[0], EVFILT_READ, EV_ADD, 0, 0, (void *)9);
+	/* an eventfd's count read: its fdinfo file and the spare are kept */
+	t_change(kq, efd, EVFILT_READ, EV_ADD, 0, 0, (void *)7);
+	t_eventfd_add(efd, 2);
+	T_GET1(kq, efd, EVFILT_READ, 0, 0, 2, (void *)7);
+	uint64_t v;
+	T_ASSERT(read(efd, &v, sizeof v) == (ssize_t)sizeof v);
 	t_works(kq, "setting up", p[0], p[1]);   /* a waitset exists now */
 
 	int lib[16];
@@ -168,8 +180,10 @@ static inline void t_hidden_check(const struct t_calls *c)
 		mine[lib[i]] = mine[q[0]] = mine[q[1]] = 0;
 	}
 
-	T_ASSERT(close(kq) == 0);
-	mine[kq] = 0;
+	t_eventfd_add(efd, 5);
+	T_GET1(kq, efd, EVFILT_READ, 0, 0, 5, (void *)7);
+	T_ASSERT(close(kq) == 0 && close(efd) == 0);
+	mine[kq] = mine[efd] = 0;
 	int rest = t_others(mine, lib, 16);
 	if (rest)
 		T_FAIL("%d descriptors of libkq's left after its last kqueue closed "

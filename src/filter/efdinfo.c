@@ -15,21 +15,30 @@
  * the last one, which a close of the number also removes), so the
  * descriptors kept never outnumber the eventfds being watched, plus one,
  * and at most EFDINFO_MAX per kqueue; beyond that the file is opened per
- * read.  Every entry also remembers which file it opened.  A program that
- * closes that descriptor itself (every number above 2, say) breaks the
- * kqueue as it would by closing any of its descriptors (kqueue(2)); if the
- * number comes back as another file, the next pread() reads that file once
- * (and a read of an eventfd, timerfd or signalfd consumes), its text does
- * not parse, and the entry is forgotten without closing what is no longer
- * ours.
+ * read.  The kept files are libkq's own (kq_fd_own(), hide.c): high among
+ * the program's numbers and marked, so the program's close() of one is
+ * EBADF, closefrom() skips it and dup2() onto it moves it (move.c,
+ * kq_efdinfo_renumber()).  Every entry also remembers which file it
+ * opened: a raw close the program made (a close_range system call) and a
+ * reuse of the number make the next pread() fail or not parse (pread()
+ * consumes nothing from an eventfd, timerfd, pipe or socket: they refuse
+ * it), and the entry is forgotten without closing what is no longer ours.
  *
  * The plus one: at the descriptor limit no fdinfo file can be opened, and
- * the count would be lost for an eventfd whose file the kqueue does not
- * hold yet.  So while a kqueue holds entries it also holds a spare
- * descriptor (an fdinfo file too, of no use in itself), closed just before
- * an open that failed with EMFILE or ENFILE is tried again; the file that
- * open gives becomes the new spare.  Another thread may take the freed
- * number first: that open then fails as before.
+ * the count would be lost for an eventfd whose file no kqueue holds yet.
+ * So while any kqueue holds entries the process holds a spare descriptor
+ * (an fdinfo file too, of no use in itself; one for all kqueues), closed
+ * just before an open that failed with EMFILE or ENFILE is tried again;
+ * the file that open gives becomes the new spare.  Another thread may take
+ * the freed number first: that open then fails as before.  The spare is
+ * one atomic word (its number and its file's inode), so kqueues, each
+ * under its own lock, take it with an exchange and put a file back with a
+ * compare-and-swap from none; whoever took it out of the word alone may
+ * close it.  Hidden high, the spare would free nothing an open may take
+ * once the program lowers RLIMIT_NOFILE below it (to reach EMFILE, say):
+ * libkq's setrlimit() and prlimit() (libc/rlimit.c) then move it under the
+ * new limit (kq_efdinfo_limit_changed(); a raw prlimit64 system call, or
+ * another process's prlimit() on this one, is not seen).
  *
  * Which /proc directory: an open fdinfo file answers only while the
  * thread it was opened through lives (the file belongs to that task's
@@ -51,6 +60,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #define EFDINFO_MAX 16
@@ -65,8 +75,16 @@ struct efdinfo_ent {
 struct kq_efdinfo {
 	unsigned           n;
 	struct efdinfo_ent e[EFDINFO_MAX];
-	struct efdinfo_ent spare;   /* info -1 when none; see the top */
 };
+
+/* The process's spare (see the top): 0 for none, else its number plus one
+ * in the low half and the low half of its file's inode number in the high
+ * half (proc inode numbers are 32 bits wide).  Made while `kept`, the
+ * entries of all kqueues, is not 0. */
+static _Atomic uint64_t spare;
+static atomic_uint kept;
+/* the device of /proc, which the spare's file is on */
+static _Atomic unsigned long long proc_dev;
 
 /* "/proc/thread-self", or "/proc/self" on kernels without it (before
  * 3.17): where one-off lookups of a descriptor by path go (filter/fdkind.c,
@@ -144,58 +162,108 @@ static int parse_count(char *buf, long n, uint64_t *out)
 	return 0;
 }
 
+/* Whether descriptor f is the file dev and ino name. */
+static bool same_file(int f, dev_t dev, ino_t ino)
+{
+	struct stat st;
+	return sys_fstat(f, &st) == 0 && st.st_dev == dev && st.st_ino == ino;
+}
+
 /* Whether the entry's descriptor is still the file it opened. */
 static bool still_ours(const struct efdinfo_ent *e)
 {
-	struct stat st;
-	return sys_fstat(e->info, &st) == 0 && st.st_dev == e->dev && st.st_ino == e->ino;
+	return same_file(e->info, e->dev, e->ino);
 }
 
-/* Records descriptor f (of eventfd fd's fdinfo file) in *e: 0 or -errno. */
-static int remember(struct efdinfo_ent *e, int fd, int f)
+/* f, an fdinfo file just opened, moved out of the program's way and
+ * marked (kq_fd_own()): its number, *st its file; or -1 if the program's
+ * dup2() took the number before the mark (which closed ours). */
+static int own_file(int f, struct stat *st)
+{
+	if (sys_fstat(f, st) != 0) {
+		sys_close(f);
+		return -1;
+	}
+	f = kq_fd_own(f);
+	if (same_file(f, st->st_dev, st->st_ino))
+		return f;
+	kq_fdtab_unhide(f);   /* the program's file */
+	return -1;
+}
+
+static int spare_fd(uint64_t v)
+{
+	return (int)(uint32_t)v - 1;
+}
+
+/* Whether descriptor f is the spare file v names. */
+static bool spare_file(int f, uint64_t v)
 {
 	struct stat st;
-	int err = sys_fstat(f, &st);
-	if (err)
-		return err;
-	*e = (struct efdinfo_ent){ fd, f, st.st_dev, st.st_ino };
-	return 0;
+	return sys_fstat(f, &st) == 0 && (uint32_t)st.st_ino == (uint32_t)(v >> 32) &&
+	       (unsigned long long)st.st_dev == atomic_load(&proc_dev);
 }
 
-static void spare_drop(struct kq_efdinfo *c)
+/* Closes spare v, which the caller took out of `spare`: only while its
+ * number still names that file (a raw close and a reuse of the number
+ * make it the program's). */
+static void spare_close(uint64_t v)
 {
-	if (c->spare.info >= 0 && still_ours(&c->spare))
-		sys_close(c->spare.info);
-	c->spare.info = -1;
+	if (v && spare_file(spare_fd(v), v))
+		kq_fd_own_close(spare_fd(v));
 }
 
-/* Gives the kqueue its spare descriptor if it has none. */
-static void spare_make(struct kq_efdinfo *c, int fd)
+/* f, a new fdinfo file, made the spare if there is none (hidden, when a
+ * number is free up there); closed otherwise. */
+static void spare_put(int f)
 {
-	if (c->spare.info >= 0)
+	struct stat st;
+	if ((f = own_file(f, &st)) < 0)
+		return;
+	atomic_store(&proc_dev, (unsigned long long)st.st_dev);
+	uint64_t none = 0, v = (uint64_t)(uint32_t)st.st_ino << 32 | (uint32_t)(f + 1);
+	if (!atomic_compare_exchange_strong(&spare, &none, v))
+		kq_fd_own_close(f);
+}
+
+/* Gives the process its spare if it has none. */
+static void spare_make(int fd)
+{
+	if (atomic_load(&spare))
 		return;
 	int f = open_info(fd);
-	if (f >= 0 && remember(&c->spare, fd, f) != 0) {
-		sys_close(f);
-		c->spare.info = -1;
-	}
+	if (f >= 0)
+		spare_put(f);
 }
 
-static int count_uncached(struct kqueue *kq, int fd, uint64_t *out)
+/* The last entry of all went: so does the spare, unless an entry came
+ * meanwhile (its kqueue found the spare there and made none). */
+static void spare_drop(void)
+{
+	uint64_t v = atomic_exchange(&spare, 0), none = 0;
+	if (!v || (atomic_load(&kept) && atomic_compare_exchange_strong(&spare, &none, v)))
+		return;
+	spare_close(v);
+}
+
+static int count_uncached(int fd, uint64_t *out)
 {
 	char buf[512];
-	struct kq_efdinfo *c = kq->efdinfo;
-	bool spare = false;
 	int f = open_info(fd);
-	if ((f == -EMFILE || f == -ENFILE) && c && c->spare.info >= 0) {
-		spare_drop(c);
-		f = open_info(fd);
-		spare = f >= 0;
+	uint64_t v = 0;
+	if (f == -EMFILE || f == -ENFILE) {
+		v = atomic_exchange(&spare, 0);
+		if (v) {
+			spare_close(v);
+			f = open_info(fd);
+		}
 	}
 	if (f < 0)
 		return f;
-	long n = sys_read(f, buf, sizeof buf - 1);
-	if (!spare || remember(&c->spare, fd, f) != 0)
+	long n = KQ_SYSCALL(SYS_pread64, f, buf, sizeof buf - 1, 0);
+	if (v)
+		spare_put(f);
+	else
 		sys_close(f);
 	return parse_count(buf, n, out);
 }
@@ -210,37 +278,32 @@ static int find(const struct kq_efdinfo *c, int fd)
 }
 
 /* Drops entry i, closing its descriptor only while that is still ours;
- * the spare goes with the last entry. */
+ * the spare goes with the last entry of the process. */
 static void forget(struct kq_efdinfo *c, unsigned i)
 {
 	if (still_ours(&c->e[i]))
-		sys_close(c->e[i].info);
+		kq_fd_own_close(c->e[i].info);
 	c->e[i] = c->e[--c->n];
-	if (!c->n)
-		spare_drop(c);
+	if (atomic_fetch_sub(&kept, 1) == 1)
+		spare_drop();
 }
 
 /* A new entry for fd, or NULL when the table is full or the open failed. */
 static struct efdinfo_ent *open_entry(struct kqueue *kq, int fd)
 {
 	struct kq_efdinfo *c = kq->efdinfo;
-	if (!c) {
-		if (!(c = kq->efdinfo = calloc(1, sizeof *c)))
-			return NULL;
-		c->spare.info = -1;
-	}
+	if (!c && !(c = kq->efdinfo = calloc(1, sizeof *c)))
+		return NULL;
 	if (c->n == EFDINFO_MAX)
 		return NULL;
+	struct stat st;
 	int f = open_info(fd);
-	if (f < 0)
+	if (f < 0 || (f = own_file(f, &st)) < 0)
 		return NULL;
-	struct efdinfo_ent *e = &c->e[c->n];
-	if (remember(e, fd, f) != 0) {
-		sys_close(f);
-		return NULL;
-	}
-	c->n++;
-	spare_make(c, fd);
+	struct efdinfo_ent *e = &c->e[c->n++];
+	*e = (struct efdinfo_ent){ fd, f, st.st_dev, st.st_ino };
+	atomic_fetch_add(&kept, 1);
+	spare_make(fd);
 	return e;
 }
 
@@ -249,7 +312,7 @@ int kq_eventfd_count(struct kqueue *kq, int fd, uint64_t *out)
 	int i = find(kq->efdinfo, fd);
 	struct efdinfo_ent *e = i >= 0 ? &kq->efdinfo->e[i] : open_entry(kq, fd);
 	if (!e)
-		return count_uncached(kq, fd, out);
+		return count_uncached(fd, out);
 	char buf[512];
 	long n = KQ_SYSCALL(SYS_pread64, e->info, buf, sizeof buf - 1, 0);
 	if (parse_count(buf, n, out) == 0)
@@ -258,7 +321,7 @@ int kq_eventfd_count(struct kqueue *kq, int fd, uint64_t *out)
 	 * thread the file was opened through is gone (see the top) */
 	struct kq_efdinfo *c = kq->efdinfo;
 	forget(c, (unsigned)(e - c->e));
-	return count_uncached(kq, fd, out);
+	return count_uncached(fd, out);
 }
 
 void kq_efdinfo_drop(struct kqueue *kq, int fd)
@@ -277,9 +340,97 @@ void kq_efdinfo_fini(struct kqueue *kq, bool free_it)
 		return;
 	while (c->n)
 		forget(c, c->n - 1);
-	spare_drop(c);
 	if (free_it) {
 		free(c);
 		kq->efdinfo = NULL;
 	}
+}
+
+/* move.c, under kq->lock and every other kqueue's: an entry's file now at
+ * new too.  Only if new is that file: the mover copied the number before
+ * it took the locks, and the entry there may have been made anew since
+ * (it then copies it again). */
+bool kq_efdinfo_renumber(struct kqueue *kq, int old, int new)
+{
+	struct kq_efdinfo *c = kq->efdinfo;
+	for (unsigned i = 0; c && i < c->n; i++) {
+		struct efdinfo_ent *e = &c->e[i];
+		if (e->info != old)
+			continue;
+		if (!same_file(new, e->dev, e->ino))
+			return false;
+		e->info = new;
+		return true;
+	}
+	return false;
+}
+
+/* The same for the spare, under the same locks, so no kqueue has taken
+ * it; a limit's move (below) may race, hence the compare-and-swap. */
+bool kq_efdinfo_spare_renumber(int old, int new)
+{
+	uint64_t v = atomic_load(&spare);
+	if (!v || spare_fd(v) != old || !spare_file(new, v))
+		return false;
+	uint64_t nv = (v & ~UINT64_C(0xffffffff)) | (uint32_t)(new + 1);
+	return atomic_compare_exchange_strong(&spare, &v, nv);
+}
+
+/* The spare to a number under the soft limit, if it is not: true when
+ * there is nothing (more) to do. */
+static bool spare_under(void)
+{
+	uint64_t v = atomic_load(&spare);
+	struct rlimit rl;
+	int s = spare_fd(v);
+	if (!v || getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur > (rlim_t)s)
+		return true;
+	int n = kq_fd_dup_high(s);
+	if (n < 0 || n > s) {
+		if (n >= 0)
+			sys_close(n);
+		return true;   /* no number free under the limit */
+	}
+	kq_fdtab_hide(n);
+	if (!spare_file(n, v)) {
+		/* not the spare's file: the program closed it (raw) and has
+		 * the number now; the spare is forgotten, nothing closed */
+		kq_fd_own_close(n);
+		atomic_compare_exchange_strong(&spare, &v, 0);
+		return true;
+	}
+	uint64_t nv = (v & ~UINT64_C(0xffffffff)) | (uint32_t)(n + 1);
+	if (atomic_compare_exchange_strong(&spare, &v, nv)) {
+		kq_fd_own_close(s);
+		return true;
+	}
+	kq_fd_own_close(n);   /* a kqueue took it meanwhile: look again */
+	return false;
+}
+
+/*
+ * libc/rlimit.c, after the program changed RLIMIT_NOFILE: the spare moves
+ * under a soft limit lowered to or below its number, where closing it
+ * frees a number an open may take.  Async-signal-safe: system calls and
+ * atomics, and the move lock (one move of libkq's numbers at a time, as
+ * move.c's) with signals blocked.  A signal handler whose thread is
+ * inside a kevent() only tries that lock: a move in progress may be
+ * waiting for that very kevent().  No spare, no system call.
+ */
+void kq_efdinfo_limit_changed(void)
+{
+	if (!atomic_load_explicit(&spare, memory_order_relaxed))
+		return;
+	int e = errno;
+	bool inside = kq_held_self()->n != 0;
+	sigset_t old;
+	kq_signals_block(&old);
+	if (inside ? kq_move_trylock() : (kq_move_lock(), true)) {
+		for (int tries = 0; tries < 8 && !spare_under(); tries++)
+			;
+		kq_move_unlock();
+	}
+	kq_signals_restore(&old);
+	errno = e;
 }

@@ -6,7 +6,8 @@
  * descriptors around them, its dup2() from one fails with EBADF, and its
  * dup2() and dup3() onto one put its descriptor there.  The kqueue goes
  * on working: threads asleep in it are woken by triggers, a pipe's record
- * comes, exact (t_hidden.h).
+ * and an eventfd's count come, exact (t_hidden.h; the eventfd's fdinfo
+ * files are among libkq's numbers).
  */
 #include "../t.h"
 #include "../t_hidden.h"

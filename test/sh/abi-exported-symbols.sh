@@ -15,6 +15,7 @@
 #   sigset sigignore __sysv_signal sysv_signal bsd_signal ssignal
 #   socket socketpair accept accept4 setsockopt dup fcntl fcntl64 fclose
 #   recvmmsg sendmmsg splice sendfile, sendfile64 (64-bit only)
+#   setrlimit setrlimit64 prlimit prlimit64 (64-bit only)
 #   posix_spawn posix_spawnp (libkq.so only)
 #   vfork (x86-64 only)
 #                                             deliberate interposers, so that
@@ -59,7 +60,8 @@ if [ $REPLACEMENTS = ON ]; then
 	case $(uname -m) in
 	x86_64 | amd64) EXPECTED="$EXPECTED vfork" ;;
 	esac
-	[ "$(getconf LONG_BIT)" = 64 ] && EXPECTED="$EXPECTED sendfile64"
+	[ "$(getconf LONG_BIT)" = 64 ] &&
+		EXPECTED="$EXPECTED sendfile64 setrlimit setrlimit64 prlimit prlimit64"
 else
 	echo "KQ_LIBC_REPLACEMENTS=OFF: expecting the BSD interface and the version query only"
 	EXPECTED=$BSD
