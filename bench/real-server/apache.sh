@@ -103,6 +103,25 @@ fresh() {
 	return $fr_rc
 }
 
+# configure_install WHAT LOG ARG...: ./configure ARG... in $tree, then make
+# and make install, the logs in $work/WHAT-configure-LOG.log and
+# $work/WHAT-build-LOG.log (WHAT and LOG name the build in messages).
+configure_install() {
+	ci_what=$1 ci_log=$2
+	shift 2
+	say "configuring $ci_what ($ci_log)"
+	if ! (cd "$tree" && ./configure CC="$cc" "$@") >"$work/$ci_what-configure-$ci_log.log" 2>&1; then
+		tail -20 "$work/$ci_what-configure-$ci_log.log"
+		die "configuring $ci_what ($ci_log) failed (see $work/$ci_what-configure-$ci_log.log)"
+	fi
+	say "building $ci_what ($ci_log)"
+	if ! { make -C "$tree" -j 2 && make -C "$tree" install; } >"$work/$ci_what-build-$ci_log.log" 2>&1; then
+		tail -30 "$work/$ci_what-build-$ci_log.log"
+		die "building $ci_what ($ci_log) failed (see $work/$ci_what-build-$ci_log.log)"
+	fi
+	tree_built
+}
+
 # apr_build WHICH: Debian's apr configured and installed in
 # $work/apr-WHICH/inst, the options of Debian's own build that matter for
 # speed, the same in both; kqueue: against libkq.
@@ -115,40 +134,14 @@ apr_build() {
 	esac
 	ab_which=$1
 	shift
-	if fresh; then
-		say "configuring apr ($ab_which)"
-		if ! (cd "$tree" && ./configure CC="$cc" "$@" --prefix="$inst" \
-			--enable-nonportable-atomics --enable-allocator-uses-mmap \
-			--disable-static) >"$work/apr-configure-$ab_which.log" 2>&1; then
-			tail -20 "$work/apr-configure-$ab_which.log"
-			die "configuring apr ($ab_which) failed (see $work/apr-configure-$ab_which.log)"
-		fi
-		say "building apr ($ab_which)"
-		if ! { make -C "$tree" -j 2 && make -C "$tree" install; } >"$work/apr-build-$ab_which.log" 2>&1; then
-			tail -30 "$work/apr-build-$ab_which.log"
-			die "building apr ($ab_which) failed (see $work/apr-build-$ab_which.log)"
-		fi
-		tree_built
-	fi
+	fresh && configure_install apr "$ab_which" "$@" --prefix="$inst" \
+		--enable-nonportable-atomics --enable-allocator-uses-mmap --disable-static
 	# apr-util, in the same prefix: httpd takes both's headers from one
 	# directory then (two would give it every APR name twice)
 	src=$apu_src tree=$work/apu-$ab_which
-	if fresh; then
-		say "configuring apr-util ($ab_which)"
-		if ! (cd "$tree" && ./configure CC="$cc" --prefix="$inst" --with-apr="$inst/bin/apr-1-config" \
-			--without-ldap --without-pgsql --without-mysql --without-sqlite2 --without-sqlite3 \
-			--without-odbc --without-berkeley-db --without-gdbm --without-crypto) \
-			>"$work/apu-configure-$ab_which.log" 2>&1; then
-			tail -20 "$work/apu-configure-$ab_which.log"
-			die "configuring apr-util ($ab_which) failed (see $work/apu-configure-$ab_which.log)"
-		fi
-		say "building apr-util ($ab_which)"
-		if ! { make -C "$tree" -j 2 && make -C "$tree" install; } >"$work/apu-build-$ab_which.log" 2>&1; then
-			tail -30 "$work/apu-build-$ab_which.log"
-			die "building apr-util ($ab_which) failed (see $work/apu-build-$ab_which.log)"
-		fi
-		tree_built
-	fi
+	fresh && configure_install apr-util "$ab_which" --prefix="$inst" --with-apr="$inst/bin/apr-1-config" \
+		--without-ldap --without-pgsql --without-mysql --without-sqlite2 --without-sqlite3 \
+		--without-odbc --without-berkeley-db --without-gdbm --without-crypto
 	h=$work/apr-$ab_which/include/arch/unix/apr_private.h
 	lib=$inst/lib/libapr-1.so
 	if [ "$ab_which" = kqueue ]; then
@@ -174,24 +167,11 @@ httpd_build() {
 	# others it replaces are the ones the process binds to
 	hb_rpath=-Wl,-rpath,$apr/lib
 	[ "$1" = kqueue ] && hb_rpath="$hb_rpath -Wl,-rpath,$libdir"
-	if fresh; then
-		say "configuring httpd ($1)"
-		if ! (cd "$tree" && ./configure CC="$cc" LDFLAGS="$hb_rpath" \
-			CPPFLAGS='-DBUILD_DATETIME="\"libkq-bench\""' \
-			--prefix="$inst" --with-apr="$apr/bin/apr-1-config" \
-			--with-apr-util="$apr/bin/apu-1-config" --with-mpm=event \
-			--enable-modules=none --enable-mods-static="unixd authz_core") \
-			>"$work/httpd-configure-$1.log" 2>&1; then
-			tail -20 "$work/httpd-configure-$1.log"
-			die "configuring httpd ($1) failed (see $work/httpd-configure-$1.log)"
-		fi
-		say "building httpd ($1)"
-		if ! { make -C "$tree" -j 2 && make -C "$tree" install; } >"$work/httpd-build-$1.log" 2>&1; then
-			tail -30 "$work/httpd-build-$1.log"
-			die "building httpd ($1) failed (see $work/httpd-build-$1.log)"
-		fi
-		tree_built
-	fi
+	fresh && configure_install httpd "$1" LDFLAGS="$hb_rpath" \
+		CPPFLAGS='-DBUILD_DATETIME="\"libkq-bench\""' \
+		--prefix="$inst" --with-apr="$apr/bin/apr-1-config" \
+		--with-apr-util="$apr/bin/apu-1-config" --with-mpm=event \
+		--enable-modules=none --enable-mods-static="unixd authz_core"
 	exe=$inst/bin/httpd
 	[ -x "$exe" ] || die "no httpd ($1) at $exe"
 	ldd "$exe" | grep -q "$apr/lib/libapr-1" || die "httpd ($1) does not load its apr ($apr/lib)"
@@ -215,11 +195,6 @@ chmod -R a+rX "$run"   # the child runs as daemon when started by root
 . "$here/measure.sh"
 idle=0
 
-# children PID: the processes whose parent is PID.
-children() {
-	awk -v p="$1" '$4 == p { print $1 }' /proc/[0-9]*/stat 2>/dev/null
-}
-
 # The parent is told to stop (SIGTERM: it ends its child and itself);
 # what is left after 5 s is killed, the child first (orphaned, it would be
 # out of reach of a search by parent).
@@ -237,7 +212,7 @@ stop() {
 		if kill -0 "$p" 2>/dev/null; then
 			kill -STOP "$p" 2>/dev/null
 			# shellcheck disable=SC2046
-			kill -9 $(children "$p") 2>/dev/null
+			kill -9 $(rs_children "$p") 2>/dev/null
 			kill -9 "$p" 2>/dev/null
 		fi
 	done
@@ -291,16 +266,7 @@ start() {
 	fi
 	m=$!
 	pids="$pids $m"
-	i=0
-	until w=$(children "$m") && [ -n "$w" ] && "$work/load" probe "$p"; do
-		kill -0 "$m" 2>/dev/null && [ $i -lt 100 ] ||
-			{ cat "$d/logs/stdout.log" "$d/logs/error.log" 2>/dev/null; die "httpd ($1) did not start (see $d/logs)"; }
-		sleep 0.1
-		i=$((i + 1))
-	done
-	set -- "$1" $w
-	[ $# = 2 ] || die "httpd ($1) has $(($# - 1)) children, not 1"
-	eval "port_$1=$p worker_$1=$2"
+	rs_started "$1" "$m" "$p" "$d/logs" httpd
 }
 start kqueue
 start epoll
@@ -347,24 +313,9 @@ else
 	say "strace cannot unwind stacks here: the waits are not traced"
 fi
 
-ver=$(cat "$httpd_src/.complete")+$(cat "$apr_src/.complete")
-cpu=$(sh "$top/bench/cpu-model.sh")
-echo "# real-server kernel=$(uname -r) arch=$(uname -m) cpu=\"$cpu\" cpus=$(getconf _NPROCESSORS_ONLN)" \
-     "loadavg=$(cut -d' ' -f1 /proc/loadavg) server=apache version=$ver conns=$conns blocks=$blocks" \
-     "block_ms=$block_ms threads=$threads quick=$quick"
-
-rs_cases $cases
+rs_header apache "$(cat "$httpd_src/.complete")+$(cat "$apr_src/.complete")" threads=$threads quick=$quick
 calls="epoll_wait epoll_pwait epoll_pwait2 epoll_ctl io_uring_enter ioctl getsockopt
 setsockopt fcntl accept4 read recvfrom writev sendfile64 shutdown openat newfstatat close futex"
-rs_calls
-rs_profile
-
-for w in kqueue epoll; do
-	if grep -E '\] \[[a-z_]*:(alert|crit|emerg)\]' "$run/$w/logs/error.log" >"$work/bad-lines"; then
-		head -5 "$work/bad-lines"
-		die "httpd ($w) logged alerts (see $run/$w/logs/error.log)"
-	fi
-done
-rs_summary apache
-say "done in $(( $(date +%s) - t0 )) s, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+rs_measure $cases
+rs_done apache '\] \[[a-z_]*:(alert|crit|emerg)\]'
 exit 0

@@ -5,7 +5,63 @@
 #   blocks, block_ms, prof_pairs, conns, idle   the run's sizes
 #   port_kqueue, port_epoll                    each build's port
 #   worker_kqueue, worker_epoll                the process measured
-# and $calls, the system calls counted one by one (rs_calls).
+# and $calls, the system calls counted one by one (rs_calls).  A run:
+# rs_header, rs_measure, rs_done.
+
+# rs_header SERVER VERSION FIELD...: the output's first line, the machine
+# and the run's sizes (FIELDs: more key=value ones).
+rs_header() {
+	rh_server=$1 rh_version=$2
+	shift 2
+	echo "# real-server kernel=$(uname -r) arch=$(uname -m) cpu=\"$(sh "$top/bench/cpu-model.sh")\"" \
+	     "cpus=$(getconf _NPROCESSORS_ONLN) loadavg=$(cut -d' ' -f1 /proc/loadavg) server=$rh_server" \
+	     "version=$rh_version conns=$conns blocks=$blocks block_ms=$block_ms $*"
+}
+
+# rs_measure CASE...: the cases' blocks, then the system call counts and
+# the profile of keepalive and close.
+rs_measure() {
+	rs_cases "$@"
+	rs_calls
+	rs_profile
+}
+
+# rs_done SERVER REGEX: fails if a build's error log ($run/BUILD/logs)
+# has a line matching REGEX (its alerts), else prints the summary.
+rs_done() {
+	for w in kqueue epoll; do
+		if grep -E "$2" "$run/$w/logs/error.log" >"$work/bad-lines"; then
+			head -5 "$work/bad-lines"
+			die "$1 ($w) logged alerts (see $run/$w/logs/error.log)"
+		fi
+	done
+	rs_summary "$1"
+	say "done in $(( $(date +%s) - t0 )) s, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# rs_children PID: the processes whose parent is PID.
+rs_children() {
+	awk -v p="$1" '$4 == p { print $1 }' /proc/[0-9]*/stat 2>/dev/null
+}
+
+# rs_started WHICH PID PORT LOGS WHAT: waits until the server PID (WHAT,
+# build WHICH, its logs in the directory LOGS) has its one child process,
+# the one measured, and answers on PORT; sets port_WHICH and
+# worker_WHICH.  Dies when it does not within 10 s, or has more children.
+rs_started() {
+	rs_port=$3
+	i=0
+	until w=$(rs_children "$2") && [ -n "$w" ] && "$work/load" probe "$3"; do
+		kill -0 "$2" 2>/dev/null && [ $i -lt 100 ] ||
+			{ cat "$4/stdout.log" "$4/error.log" 2>/dev/null; die "$5 ($1) did not start (see $4)"; }
+		sleep 0.1
+		i=$((i + 1))
+	done
+	rs_what=$5
+	set -- "$1" $w
+	[ $# = 2 ] || die "$rs_what ($1) has $(($# - 1)) child processes, not 1"
+	eval "port_$1=$rs_port worker_$1=$2"
+}
 
 # rs_load CASE BLOCKS OUT: load.c's run of CASE, BLOCKS pairs, output to
 # OUT.  Cases: keepalive, close, memory (nginx's empty_gif), and the

@@ -125,38 +125,14 @@ start() {
 	"$work/$1/objs/nginx" -p "$d" -c "$d/conf/nginx.conf" >"$d/logs/stdout.log" 2>&1 &
 	m=$!
 	pids="$pids $m"
-	i=0
-	until w=$(nginx_workers "$m") && [ -n "$w" ] && "$work/load" probe "$p"; do
-		kill -0 "$m" 2>/dev/null && [ $i -lt 100 ] ||
-			{ cat "$d/logs/stdout.log" "$d/logs/error.log" 2>/dev/null; die "nginx ($1) did not start (see $d/logs)"; }
-		sleep 0.1
-		i=$((i + 1))
-	done
-	set -- "$1" $w
-	[ $# = 2 ] || die "nginx ($1) has $(($# - 1)) workers, not 1"
-	eval "port_$1=$p worker_$1=$2"
+	rs_started "$1" "$m" "$p" "$d/logs" nginx
 }
 start kqueue
 start epoll
 
-ver=$(cat "$src/.complete")
-cpu=$(sh "$top/bench/cpu-model.sh")
-echo "# real-server kernel=$(uname -r) arch=$(uname -m) cpu=\"$cpu\" cpus=$(getconf _NPROCESSORS_ONLN)" \
-     "loadavg=$(cut -d' ' -f1 /proc/loadavg) server=nginx version=$ver conns=$conns blocks=$blocks" \
-     "block_ms=$block_ms idle_max=$idle quick=$quick"
-
-rs_cases $cases
+rs_header nginx "$(cat "$src/.complete")" idle_max=$idle quick=$quick
 calls="epoll_wait epoll_pwait epoll_pwait2 epoll_ctl io_uring_enter ioctl getsockopt
 setsockopt accept4 recvfrom writev sendfile64 openat newfstatat close"
-rs_calls
-rs_profile
-
-for w in kqueue epoll; do
-	if grep -E '\[(alert|crit|emerg)\]' "$run/$w/logs/error.log" >"$work/bad-lines"; then
-		head -5 "$work/bad-lines"
-		die "nginx ($w) logged alerts (see $run/$w/logs/error.log)"
-	fi
-done
-rs_summary nginx
-say "done in $(( $(date +%s) - t0 )) s, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+rs_measure $cases
+rs_done nginx '\[(alert|crit|emerg)\]'
 exit 0
