@@ -875,16 +875,19 @@ apache_md() {
 	\`getsockopt\` is the listener's pending connections (FreeBSD's
 	\`data\`), one per connection since the listener wakes for each
 	accept; its \`ioctl\` and \`io_uring_enter\` are the bytes of the
-	READ records (the client's end of file in "close"). It needs no
-	\`EPOLL_CTL_DEL\` where the epoll build makes one per removal: a
-	deleted knote's entry stays parked, and a private connection's close
-	frees it. Its \`epoll_pwait2\` are waits whose timeout (httpd's, in
+	READ records (the client's end of file in "close"). It makes fewer
+	\`EPOLL_CTL_DEL\` than the epoll build, which makes one per removal:
+	a deleted knote's entry stays parked, and a private connection's close
+	frees it, unless the entry reports first (an end of file stays
+	readable), which removes it. Its \`epoll_pwait2\` are waits whose timeout (httpd's, in
 	microseconds) is no whole number of milliseconds, which the epoll
 	pollset rounds for \`epoll_wait\`. The \`futex\` calls are httpd's
 	own (its worker queue and mutexes, APR's pollset mutex; libkq's lock
 	made about 3% of them when profiled): they, and the context
 	switches behind them, follow how the listener and the workers meet,
-	and move from run to run.
+	and move from run to run, as the ratios do on a shared machine
+	(docs/design.md, "What a connection costs beyond epoll", has several
+	runs).
 
 	EOF2
 	real_server_tables real-server-apache "child" \
