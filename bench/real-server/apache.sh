@@ -299,7 +299,8 @@ check() {
 }
 if strace -f -k -qq -e trace=none true 2>/dev/null; then
 	for w in kqueue epoll; do
-		line=$(check $w)
+		# (a die inside the command substitution ends only its subshell)
+		line=$(check $w) || { echo "$line"; exit 1; }
 		echo "$line"
 		set -- $line
 		case "$w:$3:$4" in
