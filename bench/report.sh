@@ -3,8 +3,9 @@
 # Runs the benchmarks and reports what they measured.
 #
 #   bench/report.sh BINDIR [DOCSDIR]
-#       Full sizes (about 13 minutes, 5 of them libuv's benchmarks and 3
-#       nginx's, both built from Debian's source the first time): runs every
+#       Full sizes (about 15 minutes, 5 of them libuv's benchmarks, 3
+#       nginx's and 2 Apache httpd's, all built from Debian's source the
+#       first time): runs every
 #       program in BINDIR, keeps each one's output in
 #       DOCSDIR/perf/raw/<program>.txt, draws the figures as
 #       DOCSDIR/perf/*.png with gnuplot and writes DOCSDIR/performance.md.
@@ -276,7 +277,7 @@ headline() {
 	echo
 	echo "These are short runs on a shared machine: expect a few percent of noise."
 	echo "Full measurements, with the targets libkq is held to: docs/performance.md"
-	echo "(remeasure with: cmake --build <build-dir> --target bench-report, about 13 minutes)."
+	echo "(remeasure with: cmake --build <build-dir> --target bench-report, about 15 minutes)."
 	if [ -n "$failed" ]; then
 		echo "FAILED:$failed" >&2
 		exit 1
@@ -709,40 +710,40 @@ targets() {
 	meth=$(val "$R/server-patterns.txt" server-patterns-summary method)
 	trow "syscalls per request <= raw epoll's + one per event FreeBSD's exact data needs" \
 		"kevent vs epoll server, calls per request (limit: epoll's at kevent's number of waits + kevent's records per request), method=${meth:-na}: ${stxt:-na}; fewer calls than epoll: ${fewer:-none}" "$sv"
-	# the real server: every case must meet it, judged by its paired ratio
-	S=$R/real-server.txt
+	# the real servers: every case must meet it, judged by its paired ratio
+	real_server_row real-server run.sh "nginx from Debian's source" "nginx's worker"
+	real_server_row real-server-apache apache.sh "Apache httpd's event MPM on APR's kqueue pollset, from Debian's sources" "httpd's child"
+}
+
+# real_server_row NAME SCRIPT WHAT WHO: the target row of a real server
+# (bench/real-server/SCRIPT, its output kept in NAME.txt).
+real_server_row() {
+	S=$R/$1.txt
 	txt=$(awk '$1 == "real-server" {
 		for (i = 2; i <= NF; i++) { e = index($i, "="); f[substr($i, 1, e - 1)] = substr($i, e + 1) }
 		printf "%s%s %.2fx", (n++ ? ", " : ""), f["case"], f["ratio_paired"]
 	}' "$S" 2>/dev/null)
 	w=$(val "$S" real-server-summary worst_ratio)
 	if [ -n "$txt" ]; then
-		txt="$txt (nginx's worker CPU per request, kqueue build on libkq / epoll build, median of the paired blocks' ratios)"
+		txt="$txt ($4 CPU per request, kqueue build on libkq / epoll build, median of the paired blocks' ratios)"
 	else
-		txt="not measured: $(real_server_why)"
+		txt="not measured: $(real_server_why "$1" "$2")"
 	fi
-	trow "a real server (nginx from Debian's source): CPU per request <= 1.00x of its epoll build" "$txt" "$(verdict "$w" 1.00)"
+	trow "a real server ($3): CPU per request <= 1.00x of its epoll build" "$txt" "$(verdict "$w" 1.00)"
 }
 
-# real_server_why: why real-server.txt has no figures (its script's last
-# word, SKIP or FAIL).
+# real_server_why NAME SCRIPT: why NAME.txt has no figures (its script's
+# last word, SKIP or FAIL).
 real_server_why() {
-	[ -r "$R/real-server.txt" ] || { echo "bench/real-server/run.sh was not run (no perf/raw/real-server.txt)"; return; }
-	_w=$(sed -n 's/^real-server: \(SKIP\|FAIL\): //p' "$R/real-server.txt" | tail -n 1)
-	echo "${_w:-bench/real-server/run.sh printed no figures (see perf/raw/real-server.txt)}"
+	[ -r "$R/$1.txt" ] || { echo "bench/real-server/$2 was not run (no perf/raw/$1.txt)"; return; }
+	_w=$(sed -n 's/^[a-z-]*: \(SKIP\|FAIL\): //p' "$R/$1.txt" | tail -n 1)
+	echo "${_w:-bench/real-server/$2 printed no figures (see perf/raw/$1.txt)}"
 }
 
 # real_server_md: the section on the real server (bench/real-server/run.sh,
 # whose output is kept in real-server.txt).
 real_server_md() {
-	S=$R/real-server.txt
-	printf "\n## Real programs: nginx\n\n"
-	if ! grep -q '^real-server ' "$S" 2>/dev/null; then
-		echo "Not measured: $(real_server_why)."
-		return 0
-	fi
-	h=$(grep -m1 '^# real-server ' "$S")
-	hv() { echo "$h" | sed -n "s/.* $1=\\([^ ]*\\).*/\\1/p"; }
+	real_server_head real-server run.sh nginx || return 0
 	cat <<-EOF2
 	Debian's nginx ($(hv version)) built twice from the same source, as
 	test/integration/nginx.sh builds it (test/integration/nginx-build.sh):
@@ -760,19 +761,51 @@ real_server_md() {
 	to each server open and silent ("-idle"). Paired ratio = the median of
 	the pairs' kqueue / epoll ratios, what the target judges; spread = the
 	interquartile range of a build's blocks, in % of its median. Measured on
-	**$(echo "$h" | sed -n 's/.* cpu="\([^"]*\)".*/\1/p')** ($(hv cpus) CPUs online), Linux $(hv kernel), load average $(hv loadavg) at the start$(
-	[ "$(hv quick)" = 1 ] && echo ", a --quick run (rough figures)").
+	$(real_server_machine).
 
 	EOF2
+	real_server_tables real-server "worker" \
+		"accept4=accept4@%.3f;recvfrom=recvfrom@%.3f;writev=writev@%.3f;sendfile=sendfile64@%.3f;setsockopt=setsockopt@%.3f;openat=openat@%.3f;close=close@%.3f"
+}
+
+# real_server_head NAME SCRIPT TITLE: a real server's section heading;
+# false, after saying why, when NAME.txt has no figures, else true with
+# its header line in $h.
+real_server_head() {
+	printf "\n## Real programs: %s\n\n" "$3"
+	if ! grep -q '^real-server ' "$R/$1.txt" 2>/dev/null; then
+		echo "Not measured: $(real_server_why "$1" "$2")."
+		return 1
+	fi
+	h=$(grep -m1 '^# real-server ' "$R/$1.txt")
+}
+
+# hv KEY: KEY's value in the header line $h of a real server's output.
+hv() { echo "$h" | sed -n "s/.* $1=\\([^ ]*\\).*/\\1/p"; }
+
+# real_server_machine: "**processor** (n CPUs online), Linux ..., load
+# average ... at the start", from the header line $h.
+real_server_machine() {
+	printf '**%s** (%s CPUs online), Linux %s, load average %s at the start' \
+		"$(echo "$h" | sed -n 's/.* cpu="\([^"]*\)".*/\1/p')" "$(hv cpus)" "$(hv kernel)" "$(hv loadavg)"
+	[ "$(hv quick)" = 1 ] && printf ', a --quick run (rough figures)'
+}
+
+# real_server_tables NAME WHO CALLS: a real server's tables, from NAME.txt:
+# CPU per request, system calls per request (the columns CALLS after
+# those libkq's queries show in), where the CPU time goes.  WHO: the
+# process measured.
+real_server_tables() {
+	S=$R/$1.txt
 	tab "$S" real-server "" \
 		"case=case;idle connections=idle;kqueue CPU per request (us)=kqueue_us_per_req@%.2f;epoll CPU per request (us)=epoll_us_per_req@%.2f;ratio of the medians=ratio@%.2fx;paired ratio=ratio_paired@%.2fx;lowest pair=pair_min@%.2fx;highest pair=pair_max@%.2fx;spread kqueue (%)=kqueue_iqr_pct@%.0f;spread epoll (%)=epoll_iqr_pct@%.0f"
 	if ! grep -q '^real-server-calls ' "$S"; then
-		printf '\nNo system call counts: %s\n' "perf could not count them (see perf/raw/real-server.txt)"
+		printf '\nNo system call counts: %s\n' "perf could not count them (see perf/raw/$1.txt)"
 		return 0
 	fi
 	cat <<-EOF2
 
-	The worker's system calls per request, counted by perf's syscall
+	The $2's system calls per request, counted by perf's syscall
 	tracepoints over one more pair of blocks of each case (the unmeasured
 	ones included): every call, and the calls where the builds differ or
 	that serve a request. The kqueue build's \`ioctl\` (FIONREAD),
@@ -782,11 +815,11 @@ real_server_md() {
 
 	EOF2
 	tab "$S" real-server-calls "" \
-		"case=case;build=build;all calls=per_req@%.2f;epoll_wait=epoll_wait@%.3f;epoll_ctl=epoll_ctl@%.3f;io_uring_enter=io_uring_enter@%.3f;ioctl=ioctl@%.3f;getsockopt=getsockopt@%.3f;accept4=accept4@%.3f;recvfrom=recvfrom@%.3f;writev=writev@%.3f;sendfile=sendfile64@%.3f;setsockopt=setsockopt@%.3f;openat=openat@%.3f;close=close@%.3f"
+		"case=case;build=build;all calls=per_req@%.2f;epoll_wait=epoll_wait@%.3f;epoll_ctl=epoll_ctl@%.3f;io_uring_enter=io_uring_enter@%.3f;ioctl=ioctl@%.3f;getsockopt=getsockopt@%.3f;$3"
 	grep -q '^real-server-profile ' "$S" || return 0
 	cat <<-EOF2
 
-	Where each worker's CPU time goes, in % of its samples (\`perf record\`
+	Where each $2's CPU time goes, in % of its samples (\`perf record\`
 	at 4000 samples a second of CPU time, over more pairs of blocks):
 	libkq's own code (its \`kevent()\` and the C library functions it
 	replaces), the kernel's byte counts (io_uring and its socket commands,
@@ -807,6 +840,58 @@ real_server_md() {
 		gsub(/:/, " ", t); gsub(/,/, "%, ", t)
 		printf "libkq'"'"'s hottest functions, %s: %s%%.\n", f["case"], t
 	}' "$S"
+}
+
+# apache_md: the section on Apache httpd (bench/real-server/apache.sh,
+# whose output is kept in real-server-apache.txt).
+apache_md() {
+	real_server_head real-server-apache apache.sh "Apache httpd" || return 0
+	cat <<-EOF2
+	Debian's httpd and APR ($(hv version | sed 's/+/ and /')) and apr-util,
+	built twice by \`bench/real-server/apache.sh\`: APR configured against
+	libkq's headers and linked with libkq, where it finds kqueue and the
+	event MPM takes its kqueue pollset, and APR as it is, with its epoll
+	pollset; httpd, the event MPM and the same two static modules on each.
+	Both run at once with one child process of $(hv threads) threads and the same
+	configuration (no access log, no .htaccess look-ups), and
+	\`bench/real-server/load.c\` drives them as it drives nginx above:
+	$(hv conns) requests in flight, an unmeasured pair of blocks, then $(hv blocks) pairs of
+	blocks of $(hv block_ms) ms. A block's figure is the child's CPU time (all its
+	threads': the listener's and the workers') over its requests. Cases:
+	the 100-byte file over keep-alive connections ("keepalive") and one
+	connection per request ("close": httpd shuts its side down, waits in
+	its pollset for the client's end of file, then closes). Before the
+	blocks, each child's waits are traced (\`strace -k\`): the kqueue
+	build's reach epoll through libkq's \`kevent()\`
+	($(val "$R/real-server-apache.txt" real-server-check via_libkq build=kqueue) of $(val "$R/real-server-apache.txt" real-server-check waits build=kqueue) traced), the epoll build's come from APR's
+	epoll pollset ($(val "$R/real-server-apache.txt" real-server-check via_apr build=epoll) of $(val "$R/real-server-apache.txt" real-server-check waits build=epoll), none through libkq). Measured on
+	$(real_server_machine).
+
+	APR's kqueue pollset adds and deletes each knote with a \`kevent()\`
+	call of its own, from the worker threads while the listener thread
+	sleeps in \`kevent()\` on the same kqueue; it takes its own mutex
+	around each change and after each wait (its epoll pollset, with the
+	event MPM's APR_POLLSET_NOCOPY, takes none). The kqueue build's
+	\`getsockopt\` is the listener's pending connections (FreeBSD's
+	\`data\`), one per connection since the listener wakes for each
+	accept; its \`ioctl\` and \`io_uring_enter\` are the bytes of the
+	READ records (the client's end of file in "close"). It makes fewer
+	\`EPOLL_CTL_DEL\` than the epoll build, which makes one per removal:
+	a deleted knote's entry stays parked, and a private connection's close
+	frees it, unless the entry reports first (an end of file stays
+	readable), which removes it. Its \`epoll_pwait2\` are waits whose timeout (httpd's, in
+	microseconds) is no whole number of milliseconds, which the epoll
+	pollset rounds for \`epoll_wait\`. The \`futex\` calls are httpd's
+	own (its worker queue and mutexes, APR's pollset mutex; libkq's lock
+	made about 3% of them when profiled): they, and the context
+	switches behind them, follow how the listener and the workers meet,
+	and move from run to run, as the ratios do on a shared machine
+	(docs/design.md, "What a connection costs beyond epoll", has several
+	runs).
+
+	EOF2
+	real_server_tables real-server-apache "child" \
+		"epoll_pwait2=epoll_pwait2@%.3f;fcntl=fcntl@%.3f;accept4=accept4@%.3f;read=read@%.3f;writev=writev@%.3f;shutdown=shutdown@%.3f;close=close@%.3f;futex=futex@%.3f"
 }
 
 # libc_calls_md: what the C library functions libkq replaces cost
@@ -1345,6 +1430,7 @@ write_md() {
 	libc_calls_md
 	libuv_md
 	real_server_md
+	apache_md
 	} >"$out.tmp" && mv "$out.tmp" "$out"
 	echo "bench-report: wrote $out" >&2
 }
@@ -1355,7 +1441,7 @@ report() {
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/libkq-report.XXXXXX") || exit 1
 	trap 'rm -rf "$tmp"' EXIT INT TERM
 	if [ "$mode" = report ]; then
-		echo "bench-report: running every benchmark at full size (about 13 minutes)" >&2
+		echo "bench-report: running every benchmark at full size (about 15 minutes)" >&2
 		# before meta.txt is rewritten, which would make the tree dirty
 		rev=$(git -C "$here/.." describe --always --dirty 2>/dev/null || echo unknown)
 		{
@@ -1388,6 +1474,11 @@ report() {
 		echo "  real-server: nginx on kqueue (libkq) against nginx on epoll (about 3 minutes)" >&2
 		CC=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$bindir/../CMakeCache.txt" 2>/dev/null)
 		CC=${CC:-cc} run_sh real-server "$here/real-server/run.sh"
+		# Apache httpd on APR's kqueue pollset (libkq) against its epoll
+		# pollset, about 2 minutes (real-server/apache.sh; about 10 more to
+		# build APR, apr-util and httpd twice the first time)
+		echo "  real-server-apache: httpd on kqueue (libkq) against httpd on epoll (about 2 minutes)" >&2
+		CC=${CC:-cc} run_sh real-server-apache "$here/real-server/apache.sh"
 	fi
 	[ -r "$raw/meta.txt" ] || { echo "$0: no raw results in $raw" >&2; exit 1; }
 	when=$(sed -n 's/^date=//p' "$raw/meta.txt")

@@ -49,6 +49,9 @@ set(KQ_LIBC_TESTS
   lifetime-close-inheritable-child-holds
   lifetime-raw-close-socket-reborn lifetime-raw-close-reborn-in-library
   lifetime-raw-close-kept-error read-eof-private-socket
+  # the first knote of a socket by birth, added without waiting for a
+  # thread asleep in kevent()
+  wake-add-fresh-asleep
   # getsockopt(), connect() and the read and write calls: the socket error
   # read for an EV_EOF record, or for a UDP socket's READ record, reaches
   # the program; receives on a UDP socket read by `data` are counted, so

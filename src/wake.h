@@ -67,7 +67,11 @@
  *      kq->cond; the consumer processes what it took under the lock, then
  *      clears consumer and broadcasts.  A sleeper that sees a quiescer does
  *      not consume, so a quiescer is never starved.  Changes that touch no
- *      epoll entry (triggers, timers) do not quiesce.
+ *      epoll entry (triggers, timers) do not quiesce, nor does the first
+ *      knote of a socket by birth on a slot with no entry
+ *      (kq_fd_add_fresh): no report the consumer holds is of an entry
+ *      made after it slept, and the number's older entries' reports
+ *      carry an older generation.
  *   W5 close() reaches every sleeper.  A kqueue marked dead (its number
  *      closed, at once or deferred from a signal handler) gets a
  *      level-triggered wake entry and a write (kq_wake_dead), and its count

@@ -596,13 +596,23 @@ armed:
  * refuse.  Returns 0 when done, or 1 with nothing changed: the change is of
  * another kind, or epoll refused the entry, and the general path applies
  * it (and meets the same refusal, with its own answer to it).
+ *
+ * A thread asleep in the kqueue's consuming epoll_wait() is not waited for
+ * (W4, wake.h): the reports it may hold were taken before this entry
+ * existed, so none is of it, and those of the number's earlier entries
+ * carry an older generation (the slot's went up when they went) and are
+ * dropped.  Reports of the new entry reach it through epoll, after this
+ * add, as they would reach a thread that slept after it.  An event loop's
+ * worker threads register new connections this way while its poll
+ * thread sleeps (APR's pollset under Apache's event MPM): waiting would
+ * cost a wake-up of the poll thread per connection.
  */
 int kq_fd_add_fresh(struct kqueue *kq, const struct kevent *kev)
 {
 	unsigned short flags = kev->flags & ~EV_SYSFLAGS;
 	if ((kev->filter != EVFILT_READ && kev->filter != EVFILT_WRITE) ||
 	    (flags & ~(EV_ENABLE | EV_CLEAR)) != EV_ADD ||
-	    kev->ident >= kq->nfds || kq->defer_arm || kq->consumer || kq->dead ||
+	    kev->ident >= kq->nfds || kq->defer_arm || kq->dead ||
 	    (kev->ext[0] | kev->ext[1] | kev->ext[2] | kev->ext[3]))
 		return 1;
 	int fd = (int)kev->ident;

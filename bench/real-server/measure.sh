@@ -1,0 +1,232 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# measure.sh: sourced by run.sh (nginx) and apache.sh, after debsrc.sh:
+# the measuring both share, so that the two servers' figures mean the
+# same.  The caller has built load.c as $work/load and sets
+#   blocks, block_ms, prof_pairs, conns, idle   the run's sizes
+#   port_kqueue, port_epoll                    each build's port
+#   worker_kqueue, worker_epoll                the process measured
+# and $calls, the system calls counted one by one (rs_calls).  A run:
+# rs_pin, rs_header, rs_measure, rs_done.
+
+# rs_pin: both measured processes (all their threads) on the last
+# processor, the client (rs_load) on the first.  Left to the scheduler,
+# the client and the measured process shared one processor in some blocks
+# and not in others (a wake-up across processors costs the server more
+# than one on its own), and pairs of blocks differed by up to 1.6x.  The
+# two servers never run at once (blocks alternate), so they may share
+# one.  Sets pinned (yes or no, for rs_header) and pin_client.
+pinned=no pin_client=""
+rs_pin() {
+	rp_n=$(getconf _NPROCESSORS_ONLN)
+	[ "$rp_n" -ge 2 ] && command -v taskset >/dev/null 2>&1 || return 0
+	# shellcheck disable=SC2154
+	if taskset -a -p -c $((rp_n - 1)) "$worker_kqueue" >/dev/null &&
+	   taskset -a -p -c $((rp_n - 1)) "$worker_epoll" >/dev/null; then
+		pinned=yes pin_client="taskset -c 0"
+	else
+		say "could not pin the servers (taskset failed): left to the scheduler"
+	fi
+}
+
+# rs_header SERVER VERSION FIELD...: the output's first line, the machine
+# and the run's sizes (FIELDs: more key=value ones), and whether rs_pin
+# pinned.
+rs_header() {
+	rh_server=$1 rh_version=$2
+	shift 2
+	echo "# real-server kernel=$(uname -r) arch=$(uname -m) cpu=\"$(sh "$top/bench/cpu-model.sh")\"" \
+	     "cpus=$(getconf _NPROCESSORS_ONLN) loadavg=$(cut -d' ' -f1 /proc/loadavg) server=$rh_server" \
+	     "version=$rh_version conns=$conns blocks=$blocks block_ms=$block_ms $* pinned=$pinned"
+}
+
+# rs_measure CASE...: the cases' blocks, then the system call counts and
+# the profile of keepalive and close.
+rs_measure() {
+	rs_cases "$@"
+	rs_calls
+	rs_profile
+}
+
+# rs_done SERVER REGEX: fails if a build's error log ($run/BUILD/logs)
+# has a line matching REGEX (its alerts), else prints the summary.
+rs_done() {
+	for w in kqueue epoll; do
+		if grep -E "$2" "$run/$w/logs/error.log" >"$work/bad-lines"; then
+			head -5 "$work/bad-lines"
+			die "$1 ($w) logged alerts (see $run/$w/logs/error.log)"
+		fi
+	done
+	rs_summary "$1"
+	say "done in $(( $(date +%s) - t0 )) s, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# rs_children PID: the processes whose parent is PID.
+rs_children() {
+	awk -v p="$1" '$4 == p { print $1 }' /proc/[0-9]*/stat 2>/dev/null
+}
+
+# rs_started WHICH PID PORT LOGS WHAT: waits until the server PID (WHAT,
+# build WHICH, its logs in the directory LOGS) has its one child process,
+# the one measured, and answers on PORT; sets port_WHICH and
+# worker_WHICH.  Dies when it does not within 10 s, or has more children.
+rs_started() {
+	rs_port=$3
+	i=0
+	until w=$(rs_children "$2") && [ -n "$w" ] && "$work/load" probe "$3"; do
+		kill -0 "$2" 2>/dev/null && [ $i -lt 100 ] ||
+			{ cat "$4/stdout.log" "$4/error.log" 2>/dev/null; die "$5 ($1) did not start (see $4)"; }
+		sleep 0.1
+		i=$((i + 1))
+	done
+	rs_what=$5
+	set -- "$1" $w
+	[ $# = 2 ] || die "$rs_what ($1) has $(($# - 1)) child processes, not 1"
+	eval "port_$1=$rs_port worker_$1=$2"
+}
+
+# rs_load CASE BLOCKS OUT: load.c's run of CASE, BLOCKS pairs, output to
+# OUT.  Cases: keepalive, close, memory (nginx's empty_gif), and the
+# first two with -idle.
+rs_load() {
+	case $1 in
+	keepalive*) set -- "$@" --conn=keepalive --path=/small.txt --body=100 ;;
+	close*) set -- "$@" --conn=close --path=/small.txt --body=100 ;;
+	memory) set -- "$@" --conn=keepalive --path=/empty.gif --body=43 ;;
+	esac
+	case $1 in
+	*-idle) set -- "$@" --idle=$idle ;;
+	esac
+	ld_case=$1 ld_blocks=$2 ld_out=$3
+	shift 3
+	# shellcheck disable=SC2154
+	timeout 300 $pin_client "$work/load" run "$@" --conns=$conns --blocks="$ld_blocks" --block-ms=$block_ms \
+		--label="$ld_case" kqueue "$port_kqueue" "$worker_kqueue" epoll "$port_epoll" "$worker_epoll" \
+		>"$ld_out" 2>&1
+}
+
+# rs_cases CASE...: each case's blocks, printed and kept in $work/cases.
+rs_cases() {
+	t0=$(date +%s)
+	: >"$work/cases"
+	for c in "$@"; do
+		rs_load "$c" $blocks "$work/case-$c.txt"
+		rc=$?
+		cat "$work/case-$c.txt"
+		[ $rc = 0 ] || die "the $c case failed (status $rc; see $work/case-$c.txt, $run/*/logs)"
+		grep '^real-server ' "$work/case-$c.txt" >>"$work/cases"
+		say "$c done, $(( $(date +%s) - t0 )) s so far"
+	done
+}
+
+# ---- which system calls each build makes per request ----
+# rs_calls: one more pair of blocks of keepalive and close, each measured
+# process's system calls counted by perf's tracepoints (all of them, and
+# those in $calls one by one) from the first request to the last, the
+# unmeasured blocks included.
+rs_calls() {
+	set -- -e raw_syscalls:sys_enter
+	for k in $calls; do
+		set -- "$@" -e "syscalls:sys_enter_$k"
+	done
+	if ! command -v perf >/dev/null 2>&1 || ! perf stat -x, -o /dev/null "$@" true >/dev/null 2>&1; then
+		say "perf cannot count these system calls here (not installed, no tracepoints, or not allowed): no counts per request"
+		return 0
+	fi
+	for c in keepalive close; do
+		for w in kqueue epoll; do
+			eval "pw=\$worker_$w"
+			perf stat -x, -o "$work/calls-$w-$c.csv" "$@" -p "$pw" &
+			eval "perf_$w=\$!"
+		done
+		sleep 1   # perf attached
+		rs_load "$c" 1 "$work/calls-$c.txt"
+		rc=$?
+		# shellcheck disable=SC2154
+		kill -INT "$perf_kqueue" "$perf_epoll"
+		wait "$perf_kqueue" "$perf_epoll"
+		[ $rc = 0 ] || die "counting the $c case's calls failed (see $work/calls-$c.txt)"
+		for w in kqueue epoll; do
+			n=$(awk -v w="$w" '$1 ~ /^real-server-(block|warmup)$/ && $0 ~ " build=" w " " {
+				for (i = 2; i <= NF; i++) if ($i ~ /^requests=/) n += substr($i, 10)
+			} END { print n + 0 }' "$work/calls-$c.txt")
+			awk -F, -v c="$c" -v w="$w" -v n="$n" '
+			$1 ~ /^[0-9]+$/ && $3 == "raw_syscalls:sys_enter" { all = $1 }
+			$1 ~ /^[0-9]+$/ && $3 ~ /^syscalls:sys_enter_/ && $1 > 0 { k[++m] = substr($3, 20); v[m] = $1 }
+			END {
+				if (n <= 0 || all == "") exit
+				s = sprintf("real-server-calls case=%s build=%s requests=%d per_req=%.3f", c, w, n, all / n)
+				for (i = 1; i <= m; i++) s = s sprintf(" %s=%.3f", k[i], v[i] / n)
+				print s
+			}' "$work/calls-$w-$c.csv"
+		done
+	done
+}
+
+# ---- where each build's CPU goes ----
+# rs_profile: more pairs of keepalive and close blocks with both measured
+# processes sampled by perf record (4000 times a second of CPU time, with
+# call chains): each build's share of its samples in libkq's code, in the
+# kernel's byte counts (io_uring and its socket commands, tcp_ioctl:
+# SIOCINQ and FIONREAD), under epoll_ctl, getsockopt and epoll_wait, and
+# libkq's five hottest functions ("function:% of all samples").  The
+# samples stay in $work/prof-BUILD-CASE.data.
+rs_profile() {
+	if ! command -v perf >/dev/null 2>&1 || ! perf record -q -o "$work/perf-check.data" true >/dev/null 2>&1; then
+		say "perf cannot sample here (not installed, or not allowed): no profile"
+		return 0
+	fi
+	for c in keepalive close; do
+		for w in kqueue epoll; do
+			eval "pw=\$worker_$w"
+			perf record -q -F 4000 -g -o "$work/prof-$w-$c.data" -p "$pw" >/dev/null 2>&1 &
+			eval "perf_$w=\$!"
+		done
+		sleep 1
+		rs_load "$c" $prof_pairs "$work/prof-$c.txt"
+		rc=$?
+		kill -INT "$perf_kqueue" "$perf_epoll"
+		wait "$perf_kqueue" "$perf_epoll"
+		[ $rc = 0 ] || die "profiling the $c case failed (see $work/prof-$c.txt)"
+		for w in kqueue epoll; do
+			{
+				perf report -i "$work/prof-$w-$c.data" --no-children --sort dso,sym --stdio -g none 2>/dev/null |
+					sed 's/^/self /'
+				perf report -i "$work/prof-$w-$c.data" --children --sort sym --stdio -g none 2>/dev/null |
+					sed 's/^/children /'
+			} | awk -v c="$c" -v w="$w" '
+			function pct(s) { sub(/%$/, "", s); return s + 0 }
+			$1 == "self" && $2 == "#" && $3 == "Samples:" { n = $4 }
+			$1 == "self" && $2 ~ /%$/ {
+				p = pct($2)
+				if ($3 ~ /^libkq/) {
+					kq += p
+					if (++k <= 5) top = top (k > 1 ? "," : "") $5 ":" p
+				} else if ($3 == "[kernel.kallsyms]" && ($5 ~ /^_*io_/ || $5 ~ /io_uring/ || $5 == "tcp_ioctl"))
+					counts += p
+			}
+			$1 == "children" && $2 ~ /%$/ && $5 ~ /^__x64_sys_(epoll_ctl|getsockopt|epoll_wait)$/ {
+				sc[substr($5, 11)] = pct($2)
+			}
+			END {
+				printf "real-server-profile case=%s build=%s samples=%s libkq_pct=%.2f counts_pct=%.2f", c, w, n, kq, counts
+				printf " epoll_ctl_pct=%.2f getsockopt_pct=%.2f epoll_wait_pct=%.2f top_libkq=%s\n",
+					sc["epoll_ctl"], sc["getsockopt"], sc["epoll_wait"], (top == "" ? "none" : top)
+			}'
+		done
+	done
+}
+
+# rs_summary SERVER: the worst case's paired ratio and the cases' median.
+rs_summary() {
+	awk -v srv="$1" '{
+		for (i = 2; i <= NF; i++) { e = index($i, "="); f[substr($i, 1, e - 1)] = substr($i, e + 1) }
+		r[++n] = f["ratio_paired"] + 0
+		if (n == 1 || r[n] > worst) { worst = r[n]; wc = f["case"] }
+	}
+	END {
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && r[j - 1] > r[j]; j--) { t = r[j]; r[j] = r[j - 1]; r[j - 1] = t }
+		m = n % 2 ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
+		printf "real-server-summary server=%s cases=%d worst_ratio=%.3f worst_case=%s median_ratio=%.3f\n", srv, n, worst, wc, m
+	}' "$work/cases"
+}
