@@ -17,7 +17,7 @@ set(KQ_LIBC_TESTS
   kqueue-create-close kqueue-dup kqueue-fd-budget timer-fd-budget
   user-fd-budget vnode-many-files read-eventfd-many read-eventfd-reused-number
   read-unix-listen-many read-tcp-uring-emfile
-  kqueue-fd-hidden kqueue-fd-hidden-raw-closed kqueue-fd-hidden-dup2 kqueue-fd-numbers
+  kqueue-fd-hidden kqueue-fd-hidden-raw-closed kqueue-fd-hidden-dup2 kqueue-fd-hidden-dup2-race kqueue-fd-numbers
   kqueue-fd-filters-hidden kqueue-fd-eventfd-hidden
   lifetime-hidden-numbers-in-library
   sandbox-signalfd-refused sandbox-eventfd-refused lifetime-close lifetime-close-filters

@@ -15,6 +15,9 @@
 #include "sys.h"
 
 #include <fcntl.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <sys/stat.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,7 +53,7 @@ static atomic_int hide_hint = INT_MAX;
  * numbers fill from the top down in a few calls.  Async-signal-safe
  * (system calls only).
  */
-int kq_fd_dup_high(int fd)
+static int dup_high_raw(int fd)
 {
 	int top = hide_top();
 	int hint = atomic_load_explicit(&hide_hint, memory_order_relaxed);
@@ -79,6 +82,80 @@ int kq_fd_dup_high(int fd)
 	}
 }
 
+/*
+ * The program's dup2() and dup3() between their look at the target number
+ * and their system call (close.c).  A number libkq takes in that gap is
+ * not marked yet when the program looks, so the program's call would put
+ * its descriptor there over libkq's, silently: a number the program never
+ * had and libkq had not yet marked is free as far as it can tell, as on
+ * FreeBSD.  So the program counts its gap (dup_windows; dup_opens counts
+ * every gap begun), and a number libkq takes is marked first, then every
+ * gap open meanwhile is waited out, and if any was, the number is asked
+ * whether it still holds libkq's copy.  A gap never holds a lock or waits
+ * for anything (a move, which takes locks, happens outside it), so the
+ * wait is short even under a kqueue's lock.  Seq-cst on both sides: the
+ * program's count before its look, libkq's mark before its count.
+ */
+static atomic_uint dup_windows, dup_opens;
+static __thread unsigned my_dup_windows __attribute__((tls_model("initial-exec")));
+
+void kq_dup_window_open(void)
+{
+	my_dup_windows++;
+	atomic_fetch_add(&dup_opens, 1);
+	atomic_fetch_add(&dup_windows, 1);
+	atomic_thread_fence(memory_order_seq_cst);
+}
+
+void kq_dup_window_close(void)
+{
+	atomic_fetch_sub(&dup_windows, 1);
+	my_dup_windows--;
+}
+
+#define KCMP_FILE_ 0   /* <linux/kcmp.h>'s KCMP_FILE */
+
+/* Whether number r still holds the close-on-exec copy of fd libkq made
+ * there.  Where kcmp() is refused, the same inode (an anonymous one is
+ * shared by all eventfds, say) and the flag are all that can be asked. */
+static bool still_copy(int fd, int r)
+{
+	if (sys_fcntl(r, F_GETFD, 0) != FD_CLOEXEC)
+		return false;
+	long pid = KQ_SYSCALL(SYS_getpid);
+	long k = KQ_SYSCALL(SYS_kcmp, pid, pid, KCMP_FILE_, fd, r);
+	if (k >= 0)
+		return k == 0;
+	struct stat a, b;
+	return sys_fstat(fd, &a) == 0 && sys_fstat(r, &b) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/* dup_high_raw(), the copy marked as libkq's (kq_fdtab_hide) and sure to
+ * be libkq's: see the gaps above.  A number the program's dup2() took
+ * meanwhile is the program's; the copy is made again elsewhere. */
+int kq_fd_dup_high(int fd)
+{
+	for (int tries = 0;; tries++) {
+		unsigned opens = atomic_load(&dup_opens);
+		bool open = atomic_load(&dup_windows) > my_dup_windows;
+		int r = dup_high_raw(fd);
+		if (r < 0)
+			return r;
+		kq_fdtab_hide(r);
+		atomic_thread_fence(memory_order_seq_cst);
+		while (atomic_load(&dup_windows) > my_dup_windows) {
+			open = true;
+			sched_yield();
+		}
+		if ((!open && atomic_load(&dup_opens) == opens) || still_copy(fd, r))
+			return r;
+		kq_fdtab_unhide(r);   /* the program's now: not closed */
+		if (tries == 100)
+			return -EBUSY;
+	}
+}
+
 /* fd moved high (the original closed); fd itself when no number above it
  * is free, which is then where it stays. */
 int kq_fd_hide(int fd)
@@ -87,6 +164,7 @@ int kq_fd_hide(int fd)
 	if (r < 0)
 		return fd;
 	if (r < fd) {
+		kq_fdtab_unhide(r);
 		sys_close(r);
 		return fd;
 	}

@@ -526,7 +526,9 @@ int  kq_vnode_pool_move(int fd);  /* move.c: 1 if fd was parked and moved */
 int  kq_register(struct kqueue *kq, struct kevent *kev);
 int  kq_change_check(const struct kevent *kev, const struct filterops **fop);
 /* hide.c: libkq's own descriptors, out of the program's way */
-int  kq_fd_dup_high(int fd);
+int  kq_fd_dup_high(int fd);   /* marked as libkq's */
+void kq_dup_window_open(void);   /* a program's dup2()/dup3(): hide.c */
+void kq_dup_window_close(void);
 int  kq_fd_hide(int fd);
 bool kq_fd_hidden_live(int fd);
 enum { KQ_OWN_NONE, KQ_OWN_EPOLL, KQ_OWN_EVENTFD, KQ_OWN_INOTIFY, KQ_OWN_FIXED };

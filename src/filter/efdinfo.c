@@ -388,8 +388,7 @@ static bool spare_under(void)
 		return true;
 	int n = kq_fd_dup_high(s);
 	if (n < 0 || n > s) {
-		if (n >= 0)
-			sys_close(n);
+		kq_fd_own_close(n);
 		return true;   /* no number free under the limit */
 	}
 	kq_fdtab_hide(n);

@@ -112,24 +112,54 @@ static int dup_hidden(int oldfd, int newfd, int flags)
 		return -EBADF;
 	if (oldfd == newfd || (flags & ~O_CLOEXEC))
 		return -EINVAL;
-	int r = kq_fd_move_out(newfd);
-	return r < 0 ? r : 1;
+	return 2;
 }
 
+/* Whether newfd's knotes and records go before the call (a descriptor
+ * replaced by dup2() is closed). */
+static bool replacing(int oldfd, int newfd)
+{
+	return oldfd != newfd && kq_fdtab_busy(newfd) && sys_fcntl(oldfd, F_GETFD, 0) >= 0;
+}
+
+/* From the look at newfd to the system call, a gap libkq's own new
+ * numbers wait out (hide.c).  What takes locks (a move of libkq's
+ * descriptor, the close of the number's knotes) happens outside it, and
+ * the number is looked at again after. */
 int KQ_INTERPOSE(dup3)(int oldfd, int newfd, int flags)
 {
-	/* a vfork() child's table is its own: libkq has nothing there */
-	int h = kq_foreign_process() ? 0 : dup_hidden(oldfd, newfd, flags);
-	if (__builtin_expect(h < 0, 0)) {
-		errno = -h;
-		return -1;
-	}
 	unsigned mark = kq_fdtab_windows();
-	if (oldfd != newfd && kq_fdtab_busy(newfd) && sys_fcntl(oldfd, F_GETFD, 0) >= 0)
+	/* a vfork() child's table is its own: libkq has nothing there */
+	bool mine = !kq_foreign_process(), moved = false, closed = false;
+	if (!mine && replacing(oldfd, newfd))
 		kq_fd_closing(newfd);
+	for (int tries = 0; mine; tries++) {
+		kq_dup_window_open();
+		int h = dup_hidden(oldfd, newfd, flags);
+		if (h == 0 && (closed || !replacing(oldfd, newfd)))
+			break;   /* the gap stays open until the system call */
+		kq_dup_window_close();
+		if (h == 0) {
+			kq_fd_closing(newfd);
+			closed = true;
+			continue;
+		}
+		if (h == 2 && tries < 8)
+			h = kq_fd_move_out(newfd);
+		else if (h == 2)
+			h = -EBUSY;
+		if (h < 0) {
+			kq_fdtab_closed(mark);
+			errno = -h;
+			return -1;
+		}
+		moved |= h > 0;
+	}
 	int r = (int)(syscall(SYS_dup3, oldfd, newfd, flags));
+	if (mine)
+		kq_dup_window_close();
 	kq_fdtab_closed(mark);
-	if (r < 0 && h > 0) {
+	if (r < 0 && moved) {
 		/* the copy left at newfd is nobody's: not the program's */
 		int e = errno;
 		sys_close(newfd);
