@@ -113,8 +113,6 @@ void kq_dup_window_close(void)
 	my_dup_windows--;
 }
 
-#define KCMP_FILE_ 0   /* <linux/kcmp.h>'s KCMP_FILE */
-
 /* Whether number r still holds the close-on-exec copy of fd libkq made
  * there.  Where kcmp() is refused, the same inode (an anonymous one is
  * shared by all eventfds, say) and the flag are all that can be asked. */
@@ -122,8 +120,7 @@ static bool still_copy(int fd, int r)
 {
 	if (sys_fcntl(r, F_GETFD, 0) != FD_CLOEXEC)
 		return false;
-	long pid = KQ_SYSCALL(SYS_getpid);
-	long k = KQ_SYSCALL(SYS_kcmp, pid, pid, KCMP_FILE_, fd, r);
+	long k = sys_same_file(fd, r);
 	if (k >= 0)
 		return k == 0;
 	struct stat a, b;

@@ -144,7 +144,6 @@ int kq_create(int flags)
 		err = epfd;
 		goto fail;
 	}
-	kq_fdtab_hide(epfd);
 	wakefd = kq_wake_shared();
 	if (wakefd < 0) {
 		err = wakefd;
@@ -267,11 +266,9 @@ static bool anon_inode(int fd)
 	return sys_fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == 0;
 }
 
-#define KCMP_FILE_ 0   /* <linux/kcmp.h>'s KCMP_FILE */
-
 static bool names_kqueue(const struct kqueue *kq, int fd)
 {
-	long pid = KQ_SYSCALL(SYS_getpid), r;
+	long r;
 	int epfd;
 	/* Read without the kqueue's lock: epfd may move (move.c), and the
 	 * old number then go to the program's file.  The number changes
@@ -281,7 +278,7 @@ static bool names_kqueue(const struct kqueue *kq, int fd)
 		epfd = __atomic_load_n(&kq->epfd, __ATOMIC_ACQUIRE);
 		if (epfd < 0)
 			return false;
-		r = KQ_SYSCALL(SYS_kcmp, pid, pid, KCMP_FILE_, fd, epfd);
+		r = sys_same_file(fd, epfd);
 	} while (r != 0 && __atomic_load_n(&kq->epfd, __ATOMIC_ACQUIRE) != epfd);
 	if (r >= 0)
 		return r == 0;

@@ -171,7 +171,6 @@ static int move_out(int fd)
 			kq_wake_shared_put();
 		return -EBUSY;
 	}
-	kq_fdtab_hide(new);
 
 	pthread_mutex_lock(&kq_glock);
 	kq_lock_all();

@@ -195,6 +195,14 @@ static inline void kq_signals_restore(const sigset_t *old)
 }
 #endif
 
+/* kcmp(KCMP_FILE) of two of this process's descriptors: 0 the same open
+ * file, 1 or 2 not, -errno where kcmp() is missing or refused. */
+static inline long sys_same_file(int a, int b)
+{
+	long pid = KQ_SYSCALL(SYS_getpid);
+	return KQ_SYSCALL(SYS_kcmp, pid, pid, 0 /* KCMP_FILE */, a, b);
+}
+
 static inline int sys_fstat(int fd, struct stat *st)
 {
 	int e = errno, r = fstat(fd, st);

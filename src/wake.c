@@ -307,7 +307,6 @@ int kq_wake_spare_move(int fd)
 	if (atomic_load(&wake_spare) == fd) {
 		int high = kq_fd_dup_high(fd);
 		if (high >= 0) {
-			kq_fdtab_hide(high);
 			atomic_store(&wake_spare, high);
 			kq_fdtab_unhide(fd);
 			r = 1;

@@ -391,7 +391,6 @@ static bool spare_under(void)
 		kq_fd_own_close(n);
 		return true;   /* no number free under the limit */
 	}
-	kq_fdtab_hide(n);
 	if (!spare_file(n, v)) {
 		/* not the spare's file: the program closed it (raw) and has
 		 * the number now; the spare is forgotten, nothing closed */

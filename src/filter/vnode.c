@@ -370,7 +370,6 @@ int kq_vnode_pool_move(int fd)
 		int high = kq_fd_dup_high(fd);
 		if (high < 0)
 			return high;
-		kq_fdtab_hide(high);
 		int want = fd;
 		if (atomic_compare_exchange_strong(&pool[i], &want, high)) {
 			kq_fdtab_unhide(fd);
