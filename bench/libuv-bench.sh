@@ -9,7 +9,8 @@
 # benchmarks below; the two builds take turns, benchmark by benchmark, in
 # rounds, the build going first alternating from round to round, so that
 # a machine growing busier or quieter weighs on both alike.  The figure is
-# each build's median over the rounds.
+# each build's median over the rounds, the ratio the median of the
+# rounds' ratios; every run is pinned to one processor (see pin).
 #
 # usage: sh bench/libuv-bench.sh LIBKQ WORKDIR [--quick]
 #   LIBKQ    libkq's shared library (a build tree's src/libkq.so)
@@ -28,8 +29,11 @@
 #   libuv-bench-run     one benchmark run: name, build, round, value
 #   libuv-bench         per benchmark: name, unit (rate: higher is better;
 #                       time: lower is better), each build's median, ratio
-#                       (> 1 means the kqueue build is faster), rounds, the
-#                       spread of each build's runs (range over median, %),
+#                       (> 1 means the kqueue build is faster: the median
+#                       of the rounds' ratios, each of two runs made back
+#                       to back), ratio_low and ratio_high (the lowest and
+#                       highest round's), rounds, the spread of each
+#                       build's runs (range over median, %),
 #                       cpu="<processor>"
 #   libuv-bench-cause   for a ratio under 1.00 (as shown, to 2 places):
 #                       system calls per operation of both builds (every
@@ -230,9 +234,22 @@ figure() {
 run_bench() {
 	rb_which=$1 rb_name=$2 rb_log=$3
 	shift 3
-	(cd "$work/$rb_which" && exec timeout -k 10 180 "$@" ./uv_run_benchmarks_a "$rb_name") \
+	# shellcheck disable=SC2086
+	(cd "$work/$rb_which" && exec timeout -k 10 180 $pin "$@" ./uv_run_benchmarks_a "$rb_name") \
 		>"$rb_log" 2>&1
 }
+
+# Every run (the runner, its benchmark and helper processes, all their
+# threads) on the last processor.  Left to the scheduler, a benchmark's
+# two ends shared a processor in some runs and not in others, and the
+# rounds of one build differed by up to 27 %: more than the differences
+# to be measured.  On one processor each run's rate is set by the CPU
+# time both ends spend per operation, which is what libkq changes.
+pin="" pinned=no
+if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] && command -v taskset >/dev/null 2>&1 &&
+   taskset -c "$(($(getconf _NPROCESSORS_ONLN) - 1))" true 2>/dev/null; then
+	pin="taskset -c $(($(getconf _NPROCESSORS_ONLN) - 1))" pinned=yes
+fi
 
 # ---- the source and the two builds ----
 
@@ -249,7 +266,7 @@ cpu=$(sh "$here/cpu-model.sh")
 echo "libuv-bench-method libuv=$version rounds=$rounds quick=$quick cpus=$(getconf _NPROCESSORS_ONLN)" \
      "kernel=$(uname -r) window_s=$window_s pound_s=$pound_s pings=$pings timers=$timers" \
      "spawns=$spawns pause_ms=$pause_ms libkq=$libkq libkq_cksum=$kqsum loading=$loading" \
-     "loadavg=$(cut -d' ' -f1 /proc/loadavg) cpu=\"$cpu\""
+     "loadavg=$(cut -d' ' -f1 /proc/loadavg) pinned=$pinned cpu=\"$cpu\""
 
 # ---- the rounds ----
 
@@ -303,19 +320,22 @@ for name in $benches; do
 		for (i = 2; i <= NF; i++) { e = index($i, "="); f[substr($i, 1, e - 1)] = substr($i, e + 1) }
 		if (f["name"] != n || f["value"] == "na")
 			next
-		if (f["build"] == "kqueue") kq[++nk] = f["value"] + 0
-		else ep[++ne] = f["value"] + 0
+		if (f["build"] == "kqueue") { kq[++nk] = f["value"] + 0; rk[f["round"]] = f["value"] + 0 }
+		else { ep[++ne] = f["value"] + 0; re[f["round"]] = f["value"] + 0 }
 	}
 	END {
+		# each round'"'"'s ratio, of the two runs made back to back
+		for (r in rk)
+			if ((r in re) && rk[r] > 0 && re[r] > 0)
+				pr[++np] = unit == "time" ? re[r] / rk[r] : rk[r] / re[r]
 		mk = nk ? median(kq, nk) : "na"; me = ne ? median(ep, ne) : "na"
 		sk = nk ? spread(kq, nk, mk) : "na"; se = ne ? spread(ep, ne, me) : "na"
-		ratio = "na"
-		if (nk && ne && mk > 0 && me > 0)
-			ratio = sprintf("%.3f", unit == "time" ? me / mk : mk / me)
+		ratio = np ? sprintf("%.3f", median(pr, np)) : "na"
+		lo = np ? sprintf("%.3f", pr[1]) : "na"; hi = np ? sprintf("%.3f", pr[np]) : "na"
 		if (nk) mk = sprintf("%.6g", mk)
 		if (ne) me = sprintf("%.6g", me)
-		printf "libuv-bench name=%s unit=%s kqueue=%s epoll=%s ratio=%s rounds=%d spread_kqueue=%s spread_epoll=%s cpu=\"%s\"\n",
-			n, unit, mk, me, ratio, (nk < ne ? nk : ne), sk, se, cpu
+		printf "libuv-bench name=%s unit=%s kqueue=%s epoll=%s ratio=%s ratio_low=%s ratio_high=%s rounds=%d spread_kqueue=%s spread_epoll=%s cpu=\"%s\"\n",
+			n, unit, mk, me, ratio, lo, hi, np, sk, se, cpu
 	}' "$work/runs" | tee -a "$work/summary"
 done
 

@@ -1023,8 +1023,12 @@ libuv_md() {
 		printf "`bench/libuv-bench.sh` runs every benchmark on both builds back to back, in %d\n", get(m, "rounds")
 		print "rounds, the build going first alternating from round to round; each figure is"
 		print "that build'"'"'s median over the rounds, spread = (highest − lowest) / median."
-		print "Ratio = kqueue rate / epoll rate, or epoll time / kqueue time for the two timed"
-		print "ones: above 1 the kqueue build is faster. To fit the rounds in about 5"
+		print "A round'"'"'s ratio = kqueue rate / epoll rate of its two runs, or epoll time /"
+		print "kqueue time for the two timed ones: above 1 the kqueue build is faster; the"
+		print "ratio shown is the median of the rounds'"'"' ratios, with the lowest and highest."
+		if (get(m, "pinned") == "yes")
+			print "Every run (the benchmark, its helper processes and threads) is pinned to one processor, so that its rate is set by the CPU time both ends spend per operation, not by where the scheduler put them."
+		print "To fit the rounds in about 5"
 		print "minutes, both builds'"'"' benchmarks are shortened alike (the code they run is"
 		printf "libuv'"'"'s): %s s windows (libuv: 5 s), tcp4_pound_100 %s s (10 s), async1\n", get(m, "window_s"), get(m, "pound_s")
 		printf "%s round trips (1,000,000), million_timers %s timers (10,000,000).\n", group(pings), group(timers)
@@ -1036,7 +1040,7 @@ libuv_md() {
 		print "`perf record` gives the share of the CPU time spent in libkq. A ratio nearer to"
 		print "1 than its spreads is within this shared machine'"'"'s noise."
 		print ""
-		print "| benchmark | figure | kqueue | epoll | ratio | spread kqueue / epoll | target ≥ 1.00x met? |"
+		print "| benchmark | figure | kqueue | epoll | ratio (rounds) | spread kqueue / epoll | target ≥ 1.00x met? |"
 		print "| --- | --- | ---: | ---: | ---: | ---: | :---: |"
 		met = 0; nmiss = 0
 		for (i = 1; i <= nb; i++) {
@@ -1045,7 +1049,8 @@ libuv_md() {
 			if (ok == "yes") met++
 			if (ok == "**no**") miss[++nmiss] = n
 			printf "| %s | %s | %s | %s | %s | %s%% / %s%% | %s |\n", n, fig[n], show(get(s, "kqueue"), u),
-				show(get(s, "epoll"), u), (r == "na" ? "–" : sprintf("%.2fx", r)),
+				show(get(s, "epoll"), u), (r == "na" ? "–" : sprintf("%.2fx", r) \
+					(get(s, "ratio_low") == "" ? "" : sprintf(" (%.2f–%.2f)", get(s, "ratio_low"), get(s, "ratio_high")))),
 				get(s, "spread_kqueue"), get(s, "spread_epoll"), ok
 		}
 		printf "\nTarget met by %d of %d.", met, nb
