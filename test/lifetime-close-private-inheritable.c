@@ -6,12 +6,12 @@
  * none was.  So its close() frees the file, the kernel drops its epoll
  * entry, and libkq makes no EPOLL_CTL_DEL: closing a watched connection
  * costs what it costs on raw epoll.  Counted by a seccomp trap on
- * EPOLL_CTL_DEL (t_epoll_del.h); a dup()ed socket's close, which must make
+ * EPOLL_CTL_DEL (t_epoll_ctl.h); a dup()ed socket's close, which must make
  * its DEL, shows that the trap counts.  Also checked: no entry is left for
  * the number, and nothing is reported.
  */
 #include "t.h"
-#include "t_epoll_del.h"
+#include "t_epoll_ctl.h"
 
 /* An accepted, inheritable connection with a READ knote whose record was
  * taken; *peer is its other end. */
@@ -44,20 +44,20 @@ int main(void)
 	int copy = dup(b);
 	T_ASSERT(copy >= 0);
 
-	t_epoll_del_trap();
+	t_epoll_ctl_trap();
 	T_ASSERT(close(a) == 0);
-	if (t_epoll_dels != 0)
+	if (t_epoll_ctls[EPOLL_CTL_DEL] != 0)
 		T_FAIL("close() of an accepted socket no child can hold made %d "
-		       "EPOLL_CTL_DEL%s, expected none", (int)t_epoll_dels,
-		       t_epoll_dels == 1 ? "" : "s");
+		       "EPOLL_CTL_DEL%s, expected none", (int)t_epoll_ctls[EPOLL_CTL_DEL],
+		       t_epoll_ctls[EPOLL_CTL_DEL] == 1 ? "" : "s");
 	t_write(p1, "z", 1);
 	t_wait_nothing_asleep(kq, 100);
 	T_EQ(t_change_err(kq, a, EVFILT_READ, EV_DELETE, 0, 0, NULL), EBADF);
 
 	T_ASSERT(close(b) == 0);
-	if (t_epoll_dels != 1)
+	if (t_epoll_ctls[EPOLL_CTL_DEL] != 1)
 		T_FAIL("close() of a dup()ed socket made %d EPOLL_CTL_DELs, expected 1",
-		       (int)t_epoll_dels);
+		       (int)t_epoll_ctls[EPOLL_CTL_DEL]);
 	t_write(p2, "z", 1);
 	t_wait_nothing_asleep(kq, 100);
 	T_NO_EVENTS(kq);
