@@ -21,7 +21,7 @@ set(KQ_LIBC_TESTS
   kqueue-fd-filters-hidden kqueue-fd-eventfd-hidden
   lifetime-hidden-numbers-in-library
   sandbox-signalfd-refused sandbox-eventfd-refused lifetime-close lifetime-close-filters
-  lifetime-close-range
+  lifetime-close-range lifetime-closefrom-fork-child-faults
   lifetime-close-thread lifetime-dup-close lifetime-dup2 lifetime-dup2-readd
   lifetime-nested-close lifetime-reuse lifetime-two-kqueues
   lifetime-close-many-kqueues lifetime-close-other-kqueue-busy
