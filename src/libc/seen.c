@@ -9,17 +9,22 @@
  * when the program does not link libkq itself (only a library it uses
  * does), or libkq was dlopen()ed: the program's system() is then glibc's.
  *
- * libkq asks the loader as any other library's code would: this file
- * refers to each name under the C library's version, and the loader binds
- * those references in libkq's own lookup scope (the one dlvsym() with
- * RTLD_DEFAULT searches from here) before libkq runs: to libkq's
- * definition or to whichever comes first.  The answer is then in libkq's
- * GOT, read with five loads, async-signal-safe as the births must be, and
- * no constructor asks dlvsym() at every program's start (each call takes
- * the loader's lock and sets up its error handling; the loader's binding
- * is one more of the lookups it makes for every library anyway).  The
- * references take addresses, never call: the loader binds such references
- * at load even with lazy binding.
+ * The question is dlvsym(RTLD_DEFAULT, name, the C library's version)
+ * from libkq, for each name: five lookups at every start of every program
+ * linked with libkq, were they made in a constructor.  Most starts have
+ * the answer without one: this file refers to each name
+ * under the C library's version itself, and the loader binds those
+ * references in libkq's own lookup scope, the one that dlvsym() searches,
+ * before libkq runs.  A reference bound to libkq's definition means that
+ * nothing before libkq in that scope defines the name, versioned or not,
+ * so dlvsym() too finds libkq's: the answer is yes, read from the GOT
+ * with plain loads (async-signal-safe, as the births must be).  A
+ * reference bound elsewhere does not mean no: the loader binds a
+ * versioned reference to a definition without a version (a sanitizer's
+ * interceptor, a preloaded library built without versions) where
+ * dlvsym() skips it, so the constructor asks dlvsym() then, as before.
+ * The references take addresses, never call: the loader binds such
+ * references at load even with lazy binding.
  *
  * libkq.so only (libkq.a's posix_spawn() is the C library's), and built
  * without link-time optimization: the assembler directives that version
@@ -31,6 +36,8 @@
 #include "export.h"
 
 #ifdef KQ_SHARED_LIB
+#include <dlfcn.h>
+
 #if KQ_VFORK_TRACKED && defined(KQ_LIBC_VERSION_system) &&                  \
 	defined(KQ_LIBC_VERSION_popen) && defined(KQ_LIBC_VERSION_vfork) &&  \
 	defined(KQ_LIBC_VERSION_posix_spawn) && defined(KQ_LIBC_VERSION_posix_spawnp)
@@ -62,13 +69,40 @@ static bool bound_to(const void *ref, const void *mine)
 	return ref == mine;
 }
 
-bool kq_children_seen(void)
+/* Every reference bound to libkq's definition. */
+static bool bound_to_libkq(void)
 {
 	return bound_to(kq_seen_system, (const void *)kq_system) &&
 	       bound_to(kq_seen_popen, (const void *)kq_popen) &&
 	       bound_to(kq_seen_posix_spawn, (const void *)kq_posix_spawn) &&
 	       bound_to(kq_seen_posix_spawnp, (const void *)kq_posix_spawnp) &&
 	       bound_to(kq_seen_vfork, (const void *)kq_vfork);
+}
+
+/* dlvsym()'s yes where a binding said no; written at load only then (the
+ * common start writes nothing: no page of libkq's data touched for it). */
+static bool seen_looked_up;
+
+#define SEEN(name) { #name, KQ_LIBC_VERSION_##name, (void *)kq_##name }
+
+__attribute__((constructor)) static void children_seen_check(void)
+{
+	if (bound_to_libkq())
+		return;
+	static const struct {
+		const char *name, *version;
+		void *mine;
+	} fns[] = { SEEN(system), SEEN(popen), SEEN(posix_spawn),
+		    SEEN(posix_spawnp), SEEN(vfork) };
+	for (unsigned i = 0; i < sizeof fns / sizeof fns[0]; i++)
+		if (dlvsym(RTLD_DEFAULT, fns[i].name, fns[i].version) != fns[i].mine)
+			return;
+	seen_looked_up = true;
+}
+
+bool kq_children_seen(void)
+{
+	return bound_to_libkq() || seen_looked_up;
 }
 #else
 bool kq_children_seen(void)
