@@ -46,7 +46,7 @@ set(KQ_LIBC_TESTS
   lifetime-close-after-setfd-spawn lifetime-close-private-accept4
   lifetime-close-private-socketpair lifetime-kqueue-raw-close-reused
   lifetime-close-private-inheritable lifetime-close-private-child-race
-  lifetime-close-inheritable-child-holds
+  lifetime-close-inheritable-child-holds interposed-popen-private
   lifetime-raw-close-socket-reborn lifetime-raw-close-reborn-in-library
   lifetime-raw-close-kept-error read-eof-private-socket
   # the first knote of a socket by birth, added without waiting for a

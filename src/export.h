@@ -82,7 +82,7 @@ int kq_spawn(bool search, pid_t *pid, const char *path,
 	     const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr,
 	     char *const argv[], char *const envp[]);
 #ifdef KQ_SHARED_LIB
-extern bool kq_children_seen;         /* libc/spawn.c */
+bool kq_children_seen(void);           /* libc/seen.c */
 #endif
 pid_t kq_popen_forget(FILE *f);       /* the child of a popen() stream, or -1 */
 int kq_popen_wait(pid_t child, int closed);   /* pclose()'s result */

@@ -33,14 +33,14 @@ const char kq_births_anchor = 1;
 /*
  * A new socket is private (fdtab.c, births) if no child can copy it unseen.
  * In libkq.so, when the program's calls that make children are all libkq's
- * (fork's handlers, vfork, posix_spawn, system, popen: kq_children_seen in
- * spawn.c), any socket can be.  Otherwise only a close-on-exec socket, as
+ * (fork's handlers, vfork, posix_spawn, system, popen: kq_children_seen()
+ * in seen.c), any socket can be.  Otherwise only a close-on-exec socket, as
  * an exec drops it: in libkq.a, whose program's posix_spawn() is the C
  * library's (libc/spawn.c), where vfork() is not libkq's (not x86-64), and
  * when the C library's names come first in the lookup order.
  */
 #ifdef KQ_SHARED_LIB
-#define CHILDREN_SEEN kq_children_seen
+#define CHILDREN_SEEN kq_children_seen()
 #else
 #define CHILDREN_SEEN false
 #endif

@@ -52,44 +52,6 @@ static spawn_fn *libc_spawn(bool search)
 	atomic_store_explicit(&fns[search], f, memory_order_release);
 	return f;
 }
-
-/*
- * Whether every child the C library can make with the program's calls is
- * one libkq sees (libc/births.c: then a socket need not be close-on-exec
- * to be private).  True when each replaced name that makes a child binds
- * to libkq under the C library's version too, which calls from code built
- * without -lkq carry: libkq comes before the C library in the lookup
- * order.  Not so when the program does not link libkq itself (only a
- * library it uses does), or libkq was dlopen()ed: the program's system()
- * is then glibc's.  Asked once, at load: births are async-signal-safe.
- */
-bool kq_children_seen;
-
-#define SEEN(name) { #name, KQ_LIBC_VERSION_##name, (void *)kq_##name }
-int kq_system(const char *);
-FILE *kq_popen(const char *, const char *);
-int kq_posix_spawn(pid_t *, const char *, const posix_spawn_file_actions_t *,
-		   const posix_spawnattr_t *, char *const[], char *const[]);
-int kq_posix_spawnp(pid_t *, const char *, const posix_spawn_file_actions_t *,
-		    const posix_spawnattr_t *, char *const[], char *const[]);
-pid_t kq_vfork(void);
-
-__attribute__((constructor)) static void children_seen_check(void)
-{
-#if KQ_VFORK_TRACKED && defined(KQ_LIBC_VERSION_system) &&                  \
-	defined(KQ_LIBC_VERSION_popen) && defined(KQ_LIBC_VERSION_vfork) &&  \
-	defined(KQ_LIBC_VERSION_posix_spawn) && defined(KQ_LIBC_VERSION_posix_spawnp)
-	static const struct {
-		const char *name, *version;
-		void *mine;
-	} fns[] = { SEEN(system), SEEN(popen), SEEN(posix_spawn),
-		    SEEN(posix_spawnp), SEEN(vfork) };
-	for (unsigned i = 0; i < sizeof fns / sizeof fns[0]; i++)
-		if (dlvsym(RTLD_DEFAULT, fns[i].name, fns[i].version) != fns[i].mine)
-			return;
-	kq_children_seen = true;
-#endif
-}
 #else
 static spawn_fn *libc_spawn(bool search)
 {
