@@ -44,7 +44,10 @@ static bool exact_eof;
 __attribute__((constructor)) static void fd_exact_eof_env(void)
 {
 	const char *v = secure_getenv("LIBKQ_EXACT_EOF");   /* not in AT_SECURE programs */
-	exact_eof = v && v[0] == '1';
+	/* stored only when set: a store at every start faulted in a page of
+	 * .bss that nothing else at start touches */
+	if (v && v[0] == '1')
+		exact_eof = true;
 }
 
 /* Each kqueue keeps a copy, beside what its hot path reads. */

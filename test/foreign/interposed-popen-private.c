@@ -8,11 +8,11 @@
  * dlvsym() with the C library's version answers (it passes over a
  * definition without a version).  So an accepted socket without
  * SOCK_CLOEXEC is private, and its close() makes no EPOLL_CTL_DEL
- * (counted by a seccomp trap, t_epoll_del.h); a dup()ed socket's close,
+ * (counted by a seccomp trap, t_epoll_ctl.h); a dup()ed socket's close,
  * which must make its DEL, shows that the trap counts.
  */
 #include "../t.h"
-#include "../t_epoll_del.h"
+#include "../t_epoll_ctl.h"
 
 #include <dlfcn.h>
 
@@ -63,16 +63,16 @@ int main(void)
 	int copy = dup(b);
 	T_ASSERT(copy >= 0);
 
-	t_epoll_del_trap();
+	t_epoll_ctl_trap();
 	T_ASSERT(close(a) == 0);
-	if (t_epoll_dels != 0)
+	if (t_epoll_ctls[EPOLL_CTL_DEL] != 0)
 		T_FAIL("close() of an accepted socket no child can hold made %d "
-		       "EPOLL_CTL_DEL%s, expected none", (int)t_epoll_dels,
-		       t_epoll_dels == 1 ? "" : "s");
+		       "EPOLL_CTL_DEL%s, expected none", (int)t_epoll_ctls[EPOLL_CTL_DEL],
+		       t_epoll_ctls[EPOLL_CTL_DEL] == 1 ? "" : "s");
 	T_ASSERT(close(b) == 0);
-	if (t_epoll_dels != 1)
+	if (t_epoll_ctls[EPOLL_CTL_DEL] != 1)
 		T_FAIL("close() of a dup()ed socket made %d EPOLL_CTL_DELs, expected 1",
-		       (int)t_epoll_dels);
+		       (int)t_epoll_ctls[EPOLL_CTL_DEL]);
 	return 0;
 #endif
 }
