@@ -21,6 +21,13 @@
  *           one call = kevent(kq, NULL, 0, ev, 64, &zero) returning one record,
  *           checked to be the ready pipe with data == READY_BYTES.
  *
+ * --timeout-ms=T makes both calls waits of T ms (epoll_wait(ep, evs, M, T),
+ * kevent() with that timeout), which return at once for the ready pipe:
+ * kevent() then takes its waiting path (the sleep as the consumer) rather
+ * than the poll, and the figure is what that path costs around the system
+ * call.  --events=M is the room both calls give (64; at most 1024, what
+ * libuv asks).
+ *
  * Output, one line per (idle kind, N):
  *   wait-one-ready N=<n> epoll_ns=<x> kevent_ns=<y> ratio=<y/x> idle=<kind> ...
  * (ratio is the ratio of the two medians; ratio_paired, the median of the
@@ -43,7 +50,9 @@
 
 #define READY_BYTES 7
 #define FD_MARGIN 64     /* stdio, the epoll set, the kqueue's own fds, slack */
-#define MAX_EVENTS 64
+#define MAX_EVENTS 1024
+static int opt_events = 64;      /* --events */
+static int opt_timeout_ms;       /* --timeout-ms: 0 polls */
 
 enum idle_kind { IDLE_EVENTFD, IDLE_PIPE };
 static const char *const idle_name[] = { "eventfd", "pipe" };
@@ -147,7 +156,7 @@ static double run_epoll(const struct setup *s, long calls)
 	struct epoll_event evs[MAX_EVENTS];
 	int64_t t0 = bench_clock_ns();
 	for (long i = 0; i < calls; i++) {
-		int r = epoll_wait(s->ep, evs, MAX_EVENTS, 0);
+		int r = epoll_wait(s->ep, evs, opt_events, opt_timeout_ms);
 		if (__builtin_expect(r != 1 || evs[0].data.fd != s->rd, 0))
 			bench_fail("epoll_wait returned %d, fd %d (want 1, fd %d) at N=%d",
 				   r, r > 0 ? evs[0].data.fd : -1, s->rd, s->n);
@@ -162,11 +171,11 @@ static double run_epoll(const struct setup *s, long calls)
 /* ns per call of kevent() collecting the one ready record. */
 static double run_kevent(const struct setup *s, long calls)
 {
-	static const struct timespec zero = { 0, 0 };
+	const struct timespec ts = { opt_timeout_ms / 1000, (long)(opt_timeout_ms % 1000) * 1000000 };
 	struct kevent ev[MAX_EVENTS];
 	int64_t t0 = bench_clock_ns();
 	for (long i = 0; i < calls; i++) {
-		int r = kevent(s->kq, NULL, 0, ev, MAX_EVENTS, &zero);
+		int r = kevent(s->kq, NULL, 0, ev, opt_events, &ts);
 		if (__builtin_expect(r != 1 || ev[0].ident != (uintptr_t)s->rd ||
 				     ev[0].filter != EVFILT_READ ||
 				     ev[0].data != READY_BYTES ||
@@ -291,6 +300,14 @@ static int parse_extra(const char *a)
 		opt_idle = (1 << IDLE_EVENTFD) | (1 << IDLE_PIPE);
 	else if (strncmp(a, "--n=", 4) == 0)
 		opt_nn = bench_parse_list("--n", a + 4, 1, opt_n, 16);
+	else if (strncmp(a, "--events=", 9) == 0)
+	{
+		long v = bench_parse_long("--events", a + 9);
+		opt_events = v > MAX_EVENTS ? MAX_EVENTS : (int)v;
+	}
+	else if (strncmp(a, "--timeout-ms=", 13) == 0)
+		opt_timeout_ms = strcmp(a + 13, "0") == 0 ? 0
+			: (int)(bench_parse_long("--timeout-ms", a + 13) % 1000000);
 	else
 		return 0;
 	return 1;
@@ -301,7 +318,7 @@ int main(int argc, char **argv)
 	static const int full_ns[] = { 1, 10, 100, 1000, 5000, 10000, 19000 };
 	static const int quick_ns[] = { 1, 100, 1000 };
 	struct bench_opts o;
-	bench_parse_args(argc, argv, &o, parse_extra, "[--idle=eventfd|pipe|both] [--n=N,N,...]");
+	bench_parse_args(argc, argv, &o, parse_extra, "[--idle=eventfd|pipe|both] [--n=N,N,...] [--events=M] [--timeout-ms=T]");
 
 	const int *ns = o.quick ? quick_ns : full_ns;
 	int nn = o.quick ? 3 : (int)(sizeof full_ns / sizeof full_ns[0]);

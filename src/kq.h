@@ -218,6 +218,9 @@ struct kqueue {
 	unsigned           nstale;   /* ... of them for entries we no longer hold */
 	struct kq_slab    *slabs;    /* knote slabs with free room (slab.c) */
 	unsigned           nknotes;  /* knotes allocated */
+	/* kq->hbuf's entries from this index on hold no report (events 0):
+	 * every epoll call into it raises it to its count (hbuf_taken) */
+	int                hdirty;
 	bool               exact_eof; /* LIBKQ_EXACT_EOF (filter/fd.c), when created */
 	/* Sources that must look at every call and bound every sleep
 	 * (their begin and sleep hooks), KQ_LOOKS_* bits: READ knotes on

@@ -100,10 +100,11 @@ bool kq_hchanges_apply(struct kqueue *kq)
  * any other call: the kqueue is whole.  If the sleeper is the consumer, its
  * system call may have returned reports it has not processed (the handler
  * runs on the way back from it); this thread processes them now, as the
- * consumer would have (kq_sleep zeroed the buffer, so their number shows),
- * and the sleeper, told so (robbed), takes nothing from the buffer.  The
- * consumer role stays with the sleeper: a system call it has yet to make
- * takes only reports that come after this handler's changes.  Otherwise
+ * consumer would have (kq_sleep zeroed every slot that held a report, so
+ * their number shows), and the sleeper, told so (robbed), takes nothing
+ * from the buffer.  The consumer role stays with the sleeper: a system
+ * call it has yet to make takes only reports that come after this
+ * handler's changes.  Otherwise
  * (the lock may be held, or its taking half done) -EDEADLK sends the call
  * to kq_reentry().
  */

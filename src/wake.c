@@ -592,8 +592,13 @@ int kq_sleep(struct kqueue *kq, int maxev, int64_t rem, bool consume)
 	if (consume) {
 		/* Zeroed, so that a handler on this thread can tell how many
 		 * reports the system call took (reentry.c): epoll reports no
-		 * entry with no events. */
-		memset(evs, 0, (size_t)maxev * sizeof *evs);
+		 * entry with no events.  Entries from kq->hdirty on hold no
+		 * report already (every epoll call into the buffer raises it
+		 * to its count: scan.c), so only those below it are. */
+		int dirty = kq->hdirty;
+		memset(evs, 0, (size_t)(dirty < maxev ? dirty : maxev) * sizeof *evs);
+		if (dirty <= maxev)
+			kq->hdirty = 0;
 		kq->consumer_h = kq_held_self();
 		kq->consumer_maxev = maxev;
 	}
@@ -609,6 +614,8 @@ int kq_sleep(struct kqueue *kq, int maxev, int64_t rem, bool consume)
 	kq_mutex_lock(&kq->lock);
 	kq_win_leave(kq, sl.win);
 	if (consume) {
+		if (r > kq->hdirty)
+			kq->hdirty = r;
 		kq->consumer_h = NULL;
 		if (__builtin_expect(kq->robbed, 0)) {
 			/* a handler processed what the call took */
