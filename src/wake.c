@@ -524,6 +524,10 @@ static void sleep_cancelled(void *arg)
 	if (sl->consume) {
 		kq->consumer_h = NULL;
 		kq->robbed = false;
+		/* the system call may have written reports nobody counted
+		 * (kq->hdirty): the next sleep zeroes all its room again */
+		if (kq->consumer_maxev > kq->hdirty)
+			kq->hdirty = kq->consumer_maxev;
 	}
 	/* only its own role: a waitset sleeper leaves the consumer be */
 	if (sl->consume) {
