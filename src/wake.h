@@ -47,8 +47,10 @@
  *      with kq->lock held, deferred closes applied, the ready queue empty
  *      (a source's sleep hook may queue knotes: W1 then writes), and the
  *      kqueue alive.  It consumes iff no other thread consumes and no
- *      quiescer waits; it sets consumer, applies W1 and unlocks, and only
- *      then calls epoll_wait().  Anything that becomes ready after the
+ *      quiescer waits; a consumer first removes the parked entries that
+ *      would report at once (kq_fd_park_flush: a DEL of an entry no knote
+ *      holds, no report the consumer owes anyone); it sets consumer,
+ *      applies W1 and unlocks, and only then calls epoll_wait().  Anything that becomes ready after the
  *      unlock puts a report on epfd's ready list (a descriptor, a pidfd,
  *      the timerfd, the signal descriptors, inotify, the nested WRITE
  *      set, or wakefd for a queued knote), and epoll_wait() returns for a
