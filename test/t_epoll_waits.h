@@ -14,7 +14,6 @@
 #include "t_seccomp.h"
 
 #include <sys/epoll.h>
-#include <ucontext.h>
 
 #ifndef SYS_epoll_pwait2
 #define SYS_epoll_pwait2 441
@@ -27,34 +26,13 @@ static volatile sig_atomic_t t_epoll_waits, t_epoll_waits_dels;
 static void t_epoll_waits_counted(int sig, siginfo_t *si, void *uc)
 {
 	(void)sig;
-#if defined(__x86_64__)
-	greg_t *g = ((ucontext_t *)uc)->uc_mcontext.gregs;
-	long a[6] = { g[REG_RDI], g[REG_RSI], g[REG_RDX], g[REG_R10], g[REG_R8], g[REG_R9] };
-#elif defined(__aarch64__)
-	unsigned long long *g = ((ucontext_t *)uc)->uc_mcontext.regs;
-	long a[6] = { (long)g[0], (long)g[1], (long)g[2], (long)g[3], (long)g[4], (long)g[5] };
-#else
-	long a[6] = { 0 };
-	(void)uc;
-#endif
-	if (si->si_syscall == SYS_epoll_ctl) {
-		if ((int)a[1] == EPOLL_CTL_DEL)
-			t_epoll_waits_dels++;
-	} else {
+	long a[6];
+	t_sigsys_args(uc, a);
+	if (si->si_syscall != SYS_epoll_ctl)
 		t_epoll_waits++;
-	}
-	int saved = errno;
-	long r = syscall(si->si_syscall,
-			 (long)(((unsigned long)T_EPOLL_WAITS_MARK << 32) | (uint32_t)a[0]),
-			 a[1], a[2], a[3], a[4], a[5]);
-	if (r < 0)
-		r = -errno;
-	errno = saved;
-#if defined(__x86_64__)
-	g[REG_RAX] = r;
-#elif defined(__aarch64__)
-	g[0] = (unsigned long long)r;
-#endif
+	else if ((int)a[1] == EPOLL_CTL_DEL)
+		t_epoll_waits_dels++;
+	t_sigsys_redo(uc, si->si_syscall, 0, T_EPOLL_WAITS_MARK);
 }
 
 static inline void t_epoll_waits_trap(void)
