@@ -441,6 +441,15 @@ void kq_fd_unpark(struct kqueue *kq, int fd)
 	kq_fdtab_interest(kq, fd, -1);
 }
 
+/* Whether noted entry i still parks its slot's entry: not if the slot was
+ * cleared since (the generation moved: a close, a report, a stale drop)
+ * or holds knotes again. */
+static bool park_noted(struct kqueue *kq, unsigned i)
+{
+	struct kq_fdslot *s = kq_fdslot(kq, kq->parked[i].fd, false);
+	return s && !s->head && (s->state & SLOT_EPOLL) && s->gen == kq->parked[i].gen;
+}
+
 /*
  * Whether the slot about to park may: true unless a full list says remove
  * the entry now.  A level entry whose last report said end of file, an
@@ -464,8 +473,17 @@ static bool park_quiet(struct kqueue *kq, const struct kq_fdslot *s, int fd)
 		lasting |= EPOLLOUT;
 	if ((s->state & SLOT_ET) || !(s->revents & lasting))
 		return true;
-	if (kq->nparked == KQ_PARKED_MAX)
-		return false;
+	if (kq->nparked == KQ_PARKED_MAX) {
+		/* a program that never sleeps (zero timeouts) lets its noted
+		 * entries report, or closes their numbers: room again */
+		unsigned n = 0;
+		for (unsigned i = 0; i < KQ_PARKED_MAX; i++)
+			if (park_noted(kq, i))
+				kq->parked[n++] = kq->parked[i];
+		kq->nparked = n;
+		if (n == KQ_PARKED_MAX)
+			return false;
+	}
 	kq->parked[kq->nparked].fd = fd;
 	kq->parked[kq->nparked].gen = s->gen;
 	kq->nparked++;
@@ -473,20 +491,16 @@ static bool park_quiet(struct kqueue *kq, const struct kq_fdslot *s, int fd)
 }
 
 /* Before a consuming sleep (wake.c, kq_sleep): the entries park_quiet()
- * noted go, unless their slot was cleared since (the generation moved: a
- * close, a report, a stale drop) or holds knotes again.  The DEL names the
- * entry by number and file, so one for a number closed unseen and reused
- * removes nothing of the new file. */
+ * noted that still park go.  The DEL names the entry by number and file,
+ * so one for a number closed unseen and reused removes nothing of the new
+ * file. */
 void kq_fd_park_flush(struct kqueue *kq)
 {
 	unsigned n = kq->nparked;
 	kq->nparked = 0;
-	for (unsigned i = 0; i < n; i++) {
-		int fd = kq->parked[i].fd;
-		struct kq_fdslot *s = kq_fdslot(kq, fd, false);
-		if (s && !s->head && (s->state & SLOT_EPOLL) && s->gen == kq->parked[i].gen)
-			kq_fd_unpark(kq, fd);
-	}
+	for (unsigned i = 0; i < n; i++)
+		if (park_noted(kq, i))
+			kq_fd_unpark(kq, kq->parked[i].fd);
 }
 
 static int fd_attach(struct kqueue *kq, struct knote *kn)
