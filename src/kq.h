@@ -142,6 +142,7 @@ struct kq_efdinfo;
 #define KQ_DEFER_MAX  32
 #define KQ_HCHANGES   64   /* a power of two */
 #define KQ_IDS        64
+#define KQ_PARKED_MAX 16
 #define KQ_DEFER_SELF (1 << 30)
 
 /* A change a signal handler made on a kqueue its thread was inside
@@ -257,6 +258,11 @@ struct kqueue {
 	bool               robbed;
 	int                consumer_maxev;
 	const void        *consumer_h;
+	/* Parked entries that would report at the next epoll_wait(), which
+	 * the next consuming sleep removes first (filter/fd.c, park_quiet):
+	 * the number and the slot's generation when parked. */
+	unsigned           nparked;
+	struct { int fd; uint32_t gen; } parked[KQ_PARKED_MAX];
 	/* Another kqueue has (or had) a READ knote on this one: an enable
 	 * writes wakefd so that the outer one hears of it (register.c).
 	 * Set without this kqueue's lock by the outer one (atomic). */
@@ -447,6 +453,7 @@ static inline bool kq_fdslot_unused(const struct kq_fdslot *s)
 	return !s->head && !s->state;
 }
 void kq_fd_unpark(struct kqueue *kq, int fd);       /* filter/fd.c */
+void kq_fd_park_flush(struct kqueue *kq);           /* filter/fd.c */
 int  kq_fd_add_fresh(struct kqueue *kq, const struct kevent *kev);   /* filter/fd.c */
 struct knote *kq_find(struct kqueue *kq, uintptr_t ident, short filter, bool isfd);
 int  kq_link(struct kqueue *kq, struct knote *kn, bool isfd);

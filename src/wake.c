@@ -578,6 +578,10 @@ int kq_sleep(struct kqueue *kq, int maxev, int64_t rem, bool consume)
 	int r;
 	int fd = kq->epfd;   /* under the lock, and used in a window (W9) */
 	struct epoll_event one, *evs = kq->hbuf;
+	/* entries that would report at once (filter/fd.c, park_quiet); a
+	 * consumer owns every report, so none is taken from under it */
+	if (consume && __builtin_expect(kq->nparked != 0, 0))
+		kq_fd_park_flush(kq);
 	if (!consume) {
 		fd = waitset(kq);
 		if (fd < 0)

@@ -47,12 +47,15 @@
  *      with kq->lock held, deferred closes applied, the ready queue empty
  *      (a source's sleep hook may queue knotes: W1 then writes), and the
  *      kqueue alive.  It consumes iff no other thread consumes and no
- *      quiescer waits; it sets consumer, applies W1 and unlocks, and only
- *      then calls epoll_wait().  Anything that becomes ready after the
- *      unlock puts a report on epfd's ready list (a descriptor, a pidfd,
- *      the timerfd, the signal descriptors, inotify, the nested WRITE
- *      set, or wakefd for a queued knote), and epoll_wait() returns for a
- *      report on the list whether it came before or after the call.
+ *      quiescer waits; a consumer first removes the parked entries that
+ *      would report at once (kq_fd_park_flush: a DEL of an entry no knote
+ *      holds, no report the consumer owes anyone); it sets consumer,
+ *      applies W1 and unlocks, and only then calls epoll_wait().
+ *      Anything that becomes ready after the unlock puts a report on
+ *      epfd's ready list (a descriptor, a pidfd, the timerfd, the signal
+ *      descriptors, inotify, the nested WRITE set, or wakefd for a queued
+ *      knote), and epoll_wait() returns for a report on the list whether
+ *      it came before or after the call.
  *   W3 No record is queued while every waiter sleeps.  Knotes are queued
  *      only under kq->lock.  The thread that queued one lets the lock go
  *      through W1, so epfd holds a report (its write's, or one still

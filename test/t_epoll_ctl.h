@@ -14,7 +14,6 @@
 #include "t_seccomp.h"
 
 #include <sys/epoll.h>
-#include <ucontext.h>
 
 #define T_EPOLL_CTL_MARK 0x4b510000u
 
@@ -37,28 +36,11 @@ static void t_epoll_ctl_counted(int sig, siginfo_t *si, void *uc)
 {
 	(void)sig;
 	(void)si;
-#if defined(__x86_64__)
-	greg_t *g = ((ucontext_t *)uc)->uc_mcontext.gregs;
-	long a0 = g[REG_RDI], op = (int)g[REG_RSI], a2 = g[REG_RDX], a3 = g[REG_R10];
-#elif defined(__aarch64__)
-	unsigned long long *g = ((ucontext_t *)uc)->uc_mcontext.regs;
-	long a0 = (long)g[0], op = (int)g[1], a2 = (long)g[2], a3 = (long)g[3];
-#else
-	long a0 = 0, op = 0, a2 = 0, a3 = 0;
-	(void)uc;
-#endif
+	long a[6];
+	t_sigsys_args(uc, a);
+	int op = (int)a[1];
 	t_epoll_ctls[op >= 1 && op <= 3 ? op : 0]++;
-	int saved = errno;
-	long r = syscall(SYS_epoll_ctl, a0, (long)(((unsigned long)T_EPOLL_CTL_MARK << 32) |
-						   (uint32_t)op), a2, a3);
-	if (r < 0)
-		r = -errno;
-	errno = saved;
-#if defined(__x86_64__)
-	g[REG_RAX] = r;
-#elif defined(__aarch64__)
-	g[0] = (unsigned long long)r;
-#endif
+	t_sigsys_redo(uc, SYS_epoll_ctl, 1, T_EPOLL_CTL_MARK);
 }
 
 static inline void t_epoll_ctl_trap(void)

@@ -20,6 +20,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <ucontext.h>
 
 #if defined(__x86_64__) && !defined(__ILP32__)
 #define T_AUDIT_ARCH AUDIT_ARCH_X86_64
@@ -48,6 +49,52 @@ static inline int t_seccomp_install(struct sock_filter *f, unsigned short n, uns
 	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
 }
 #endif
+
+/* In a SIGSYS handler for a call a filter trapped (SECCOMP_RET_TRAP), uc
+ * its context: the call's six arguments, and setting its result. */
+static inline void t_sigsys_args(void *uc, long a[6])
+{
+#if defined(__x86_64__)
+	greg_t *g = ((ucontext_t *)uc)->uc_mcontext.gregs;
+	long r[6] = { g[REG_RDI], g[REG_RSI], g[REG_RDX], g[REG_R10], g[REG_R8], g[REG_R9] };
+#elif defined(__aarch64__)
+	unsigned long long *g = ((ucontext_t *)uc)->uc_mcontext.regs;
+	long r[6] = { (long)g[0], (long)g[1], (long)g[2], (long)g[3], (long)g[4], (long)g[5] };
+#else
+	long r[6] = { 0 };
+	(void)uc;
+#endif
+	memcpy(a, r, sizeof r);
+}
+
+static inline void t_sigsys_return(void *uc, long r)
+{
+#if defined(__x86_64__)
+	((ucontext_t *)uc)->uc_mcontext.gregs[REG_RAX] = r;
+#elif defined(__aarch64__)
+	((ucontext_t *)uc)->uc_mcontext.regs[0] = (unsigned long long)r;
+#else
+	(void)uc;
+	(void)r;
+#endif
+}
+
+/* Makes the trapped call nr again, with the high half of argument `at`
+ * (an int the kernel truncates) set to mark, which the trapping filter
+ * lets through, and gives its result (or -errno) to the trapped call;
+ * errno is kept. */
+static inline void t_sigsys_redo(void *uc, long nr, int at, uint32_t mark)
+{
+	long a[6];
+	t_sigsys_args(uc, a);
+	a[at] = (long)(((unsigned long)mark << 32) | (uint32_t)a[at]);
+	int saved = errno;
+	long r = syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (r < 0)
+		r = -errno;
+	errno = saved;
+	t_sigsys_return(uc, r);
+}
 
 /* Refuses system call nr with errno err, only when its first argument's
  * low 32 bits are arg0 if match_arg0; everything else is allowed.

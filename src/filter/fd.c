@@ -411,6 +411,9 @@ static int relearn(struct kqueue *kq, struct kq_fdslot *s, struct knote *kn, int
  * (stale_err).  The parked entry costs nothing until it reports: the first
  * report removes it (kq_fd_report).  A close of the number (interest
  * lasts while parked) removes it before the real close, as for any entry.
+ * A level entry whose condition lasts reports at the very next epoll_wait()
+ * though, which would wake a sleeping kevent() for nothing: see
+ * park_quiet().
  */
 static bool can_park(const struct kq_fdslot *s, const struct knote *kn)
 {
@@ -439,6 +442,68 @@ void kq_fd_unpark(struct kqueue *kq, int fd)
 		return;
 	park_clear(kq, s, fd);
 	kq_fdtab_interest(kq, fd, -1);
+}
+
+/* Whether noted entry i still parks its slot's entry: not if the slot was
+ * cleared since (the generation moved: a close, a report, a stale drop)
+ * or holds knotes again. */
+static bool park_noted(struct kqueue *kq, unsigned i)
+{
+	struct kq_fdslot *s = kq_fdslot(kq, kq->parked[i].fd, false);
+	return s && !s->head && (s->state & SLOT_EPOLL) && s->gen == kq->parked[i].gen;
+}
+
+/*
+ * Whether the slot about to park may: true unless a full list says remove
+ * the entry now.  A level entry whose last report said end of file, an
+ * error or room to write reports again at the next epoll_wait() (those
+ * conditions last: a server deletes the knote of a finished connection, or
+ * a WRITE knote once its output is out), and a thread sleeping in kevent()
+ * would wake, remove the entry and sleep again.  So such a slot is noted,
+ * and the next consuming sleep removes its entry before it sleeps
+ * (kq_fd_park_flush), the DEL the report would have cost, without the
+ * wake-up.  A close of the number before that sleep, by then usually the
+ * server's next step, still removes the entry for free where the close
+ * frees the file (kq->entries_die), and a knote added again before it
+ * finds the entry in place.  Edge-triggered entries do not report a
+ * lasting condition again, and reads may have emptied a socket that was
+ * only readable.
+ */
+static bool park_quiet(struct kqueue *kq, const struct kq_fdslot *s, int fd)
+{
+	uint32_t lasting = EPOLLRDHUP | EPOLLHUP | EPOLLERR;
+	if (s->state & SLOT_OUT)
+		lasting |= EPOLLOUT;
+	if ((s->state & SLOT_ET) || !(s->revents & lasting))
+		return true;
+	if (kq->nparked == KQ_PARKED_MAX) {
+		/* a program that never sleeps (zero timeouts) lets its noted
+		 * entries report, or closes their numbers: room again */
+		unsigned n = 0;
+		for (unsigned i = 0; i < KQ_PARKED_MAX; i++)
+			if (park_noted(kq, i))
+				kq->parked[n++] = kq->parked[i];
+		kq->nparked = n;
+		if (n == KQ_PARKED_MAX)
+			return false;
+	}
+	kq->parked[kq->nparked].fd = fd;
+	kq->parked[kq->nparked].gen = s->gen;
+	kq->nparked++;
+	return true;
+}
+
+/* Before a consuming sleep (wake.c, kq_sleep): the entries park_quiet()
+ * noted that still park go.  The DEL names the entry by number and file,
+ * so one for a number closed unseen and reused removes nothing of the new
+ * file. */
+void kq_fd_park_flush(struct kqueue *kq)
+{
+	unsigned n = kq->nparked;
+	kq->nparked = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (park_noted(kq, i))
+			kq_fd_unpark(kq, kq->parked[i].fd);
 }
 
 static int fd_attach(struct kqueue *kq, struct knote *kn)
@@ -664,7 +729,7 @@ static void fd_detach(struct kqueue *kq, struct knote *kn)
 			park_clear(kq, s, (int)kn->ident);
 		return;
 	}
-	if (!s->head && !kq->dead && can_park(s, kn))
+	if (!s->head && !kq->dead && can_park(s, kn) && park_quiet(kq, s, (int)kn->ident))
 		return;
 	if (s->state & SLOT_NOPOLL) {
 		if ((kn->fpriv & FPRIV_WATCHED) && !kq->dead)
