@@ -55,7 +55,7 @@ set(KQ_LIBC_TESTS
   # a deleted knote's parked entry at end of file is gone before the next
   # sleep, and a close before it (of a private socket) removes it for free
   wait-deleted-eof-one-sleep wait-deleted-eof-many-one-sleep
-  wait-poll-deleted-eof-close-free
+  wait-poll-deleted-eof-close-free wait-poll-deleted-write-burst-free
   # getsockopt(), connect() and the read and write calls: the socket error
   # read for an EV_EOF record, or for a UDP socket's READ record, reaches
   # the program; receives on a UDP socket read by `data` are counted, so

@@ -142,7 +142,7 @@ struct kq_efdinfo;
 #define KQ_DEFER_MAX  32
 #define KQ_HCHANGES   64   /* a power of two */
 #define KQ_IDS        64
-#define KQ_PARKED_MAX 16
+#define KQ_PARKED_MAX 64
 #define KQ_DEFER_SELF (1 << 30)
 
 /* A change a signal handler made on a kqueue its thread was inside

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Many READ knotes deleted at once after their EV_EOF records (a server
- * whose wait returned many finished connections), more than libkq notes
- * for removal before the next sleep: the next kevent() that waits still
- * makes one epoll wait and sleeps, and each entry costs one EPOLL_CTL_DEL
- * in all, whether at the delete or before that sleep (counted as in
+ * whose wait returned many finished connections), as many as libkq notes
+ * for removal before the next sleep allow: the next kevent() that waits
+ * still makes one epoll wait and sleeps, and each entry costs one
+ * EPOLL_CTL_DEL in all, made before that sleep (counted as in
  * wait-deleted-eof-one-sleep, t_epoll_waits.h).  The closes afterwards
  * make no DEL (private sockets).
  */

@@ -454,10 +454,9 @@ static bool park_noted(struct kqueue *kq, unsigned i)
 }
 
 /*
- * Whether the slot about to park may: true unless a full list says remove
- * the entry now.  A level entry whose last report said end of file, an
- * error or room to write reports again at the next epoll_wait() (those
- * conditions last: a server deletes the knote of a finished connection, or
+ * Notes a slot about to park whose entry would report at once.  A level
+ * entry whose last report said end of file, an error or room to write
+ * reports again at the next epoll_wait() (those conditions last: a server deletes the knote of a finished connection, or
  * a WRITE knote once its output is out), and a thread sleeping in kevent()
  * would wake, remove the entry and sleep again.  So such a slot is noted,
  * and the next consuming sleep removes its entry before it sleeps
@@ -469,13 +468,13 @@ static bool park_noted(struct kqueue *kq, unsigned i)
  * lasting condition again, and reads may have emptied a socket that was
  * only readable.
  */
-static bool park_quiet(struct kqueue *kq, const struct kq_fdslot *s, int fd)
+static void park_quiet(struct kqueue *kq, const struct kq_fdslot *s, int fd)
 {
 	uint32_t lasting = EPOLLRDHUP | EPOLLHUP | EPOLLERR;
 	if (s->state & SLOT_OUT)
 		lasting |= EPOLLOUT;
 	if ((s->state & SLOT_ET) || !(s->revents & lasting))
-		return true;
+		return;
 	if (kq->nparked == KQ_PARKED_MAX) {
 		/* a program that never sleeps (zero timeouts) lets its noted
 		 * entries report, or closes their numbers: room again */
@@ -484,13 +483,18 @@ static bool park_quiet(struct kqueue *kq, const struct kq_fdslot *s, int fd)
 			if (park_noted(kq, i))
 				kq->parked[n++] = kq->parked[i];
 		kq->nparked = n;
+		/* Still full: parked unnoted, as before notes were kept (its
+		 * report, if one comes before a close, removes it).  Removing
+		 * the entry now cost a proxy's burst of fired connect knotes
+		 * a DEL each, then an ADD for the READ knote its next call
+		 * adds on the same socket, and a refused connect's DEL that
+		 * its close makes for free. */
 		if (n == KQ_PARKED_MAX)
-			return false;
+			return;
 	}
 	kq->parked[kq->nparked].fd = fd;
 	kq->parked[kq->nparked].gen = s->gen;
 	kq->nparked++;
-	return true;
 }
 
 /* Before a consuming sleep (wake.c, kq_sleep): the entries park_quiet()
@@ -729,8 +733,10 @@ static void fd_detach(struct kqueue *kq, struct knote *kn)
 			park_clear(kq, s, (int)kn->ident);
 		return;
 	}
-	if (!s->head && !kq->dead && can_park(s, kn) && park_quiet(kq, s, (int)kn->ident))
+	if (!s->head && !kq->dead && can_park(s, kn)) {
+		park_quiet(kq, s, (int)kn->ident);
 		return;
+	}
 	if (s->state & SLOT_NOPOLL) {
 		if ((kn->fpriv & FPRIV_WATCHED) && !kq->dead)
 			kq_vnode_sync(kq, (int)kn->ident);
