@@ -37,6 +37,15 @@
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),                       \
 	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr))
 
+/* A filter's last statements for a trapped call whose handler makes it
+ * again, marked in the high half of an argument (args[i]; little-endian,
+ * as both architectures here are): the marked copy is let through. */
+#define T_SECCOMP_TRAP_UNMARKED(i, mark)                                     \
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[i]) + 4), \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (mark), 0, 1),                   \
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),                        \
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP)
+
 /* Installs the n statements at f on this thread (and the threads it makes
  * from now on) with seccomp(2)'s flags: -1 if it cannot, else what
  * seccomp(2) returns (the listener's descriptor for

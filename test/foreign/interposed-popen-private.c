@@ -12,33 +12,13 @@
  * which must make its DEL, shows that the trap counts.
  */
 #include "../t.h"
-#include "../t_epoll_ctl.h"
+#include "../t_private_close.h"
 
 #include <dlfcn.h>
 
 #include "kq_libc_versions.h"   /* the build's: KQ_LIBC_VERSION_popen */
 
 void *interposer_popen(void);
-
-/* An accepted, inheritable connection with a READ knote whose record was
- * taken; *peer is its other end. */
-static int watched_connection(int kq, int l, const struct sockaddr_in *sin, int *peer)
-{
-	struct kevent ev;
-	*peer = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	T_ASSERT(*peer >= 0);
-	T_ASSERT(connect(*peer, (const struct sockaddr *)sin, sizeof *sin) == 0);
-	int a = accept(l, NULL, NULL);
-	T_ASSERT(a >= 0);
-	T_EQ(fcntl(a, F_GETFD) & FD_CLOEXEC, 0);
-	t_change(kq, a, EVFILT_READ, EV_ADD, 0, 0, (void *)0x2222);
-	t_write(*peer, "ab", 2);
-	T_EQ(t_wait(kq, &ev, 1, 1000), 1);
-	T_KEVENT(&ev, a, EVFILT_READ, 0, 0, 2, (void *)0x2222);
-	char buf[2];
-	T_EQ(read(a, buf, 2), 2);
-	return a;
-}
 
 int main(void)
 {
@@ -54,25 +34,12 @@ int main(void)
 	T_ASSERT(v != NULL);
 	T_ASSERT(v != interposer_popen());
 
-	struct sockaddr_in sin;
-	int kq = t_kqueue();
-	int l = t_inet_socket(SOCK_STREAM | SOCK_CLOEXEC, 8, &sin);
-	int p1, p2;
-	int a = watched_connection(kq, l, &sin, &p1);
-	int b = watched_connection(kq, l, &sin, &p2);
-	int copy = dup(b);
-	T_ASSERT(copy >= 0);
+	int a, b, p1, p2;
+	t_two_watched(&a, &b, &p1, &p2);
 
 	t_epoll_ctl_trap();
-	T_ASSERT(close(a) == 0);
-	if (t_epoll_ctls[EPOLL_CTL_DEL] != 0)
-		T_FAIL("close() of an accepted socket no child can hold made %d "
-		       "EPOLL_CTL_DEL%s, expected none", (int)t_epoll_ctls[EPOLL_CTL_DEL],
-		       t_epoll_ctls[EPOLL_CTL_DEL] == 1 ? "" : "s");
-	T_ASSERT(close(b) == 0);
-	if (t_epoll_ctls[EPOLL_CTL_DEL] != 1)
-		T_FAIL("close() of a dup()ed socket made %d EPOLL_CTL_DELs, expected 1",
-		       (int)t_epoll_ctls[EPOLL_CTL_DEL]);
+	t_close_private(a);
+	t_close_copied(b);
 	return 0;
 #endif
 }
