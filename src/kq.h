@@ -220,7 +220,7 @@ struct kqueue {
 	struct kq_slab    *slabs;    /* knote slabs with free room (slab.c) */
 	unsigned           nknotes;  /* knotes allocated */
 	/* kq->hbuf's entries from this index on hold no report (events 0):
-	 * every epoll call into it raises it to its count (hbuf_taken) */
+	 * every epoll call into it raises it to its count (kq_hbuf_taken) */
 	int                hdirty;
 	bool               exact_eof; /* LIBKQ_EXACT_EOF (filter/fd.c), when created */
 	/* Sources that must look at every call and bound every sleep
@@ -448,6 +448,17 @@ static inline struct kq_fdslot *kq_fdslot(struct kqueue *kq, int fd, bool grow)
 }
 /* No knotes and no kernel state: the slot does not count in its number's
  * interest. */
+/* Up to n of kq->hbuf's entries may hold reports now (an epoll call into
+ * it returned n, or a consumer's may have).  A consuming sleep zeroes the
+ * buffer below kq->hdirty only (kq_sleep, wake.c), rather than all the
+ * room it gives epoll: for a caller asking 1024 events, 12 KiB a sleep,
+ * where a sleep that wakes for a few reports dirtied a few. */
+static inline void kq_hbuf_taken(struct kqueue *kq, int n)
+{
+	if (n > kq->hdirty)
+		kq->hdirty = n;
+}
+
 static inline bool kq_fdslot_unused(const struct kq_fdslot *s)
 {
 	return !s->head && !s->state;

@@ -30,16 +30,6 @@
 #define HARVEST_MIN 64
 #define HARVEST_CAP 16384
 
-/* n reports were just read into kq->hbuf (n > 0).  A consuming sleep
- * zeroes the buffer below kq->hdirty only (kq_sleep, wake.c), rather than
- * all the room it gives epoll: for a caller asking 1024 events, 12 KiB a
- * sleep, where a sleep that wakes for a few reports dirtied a few. */
-static inline void hbuf_taken(struct kqueue *kq, int n)
-{
-	if (n > kq->hdirty)
-		kq->hdirty = n;
-}
-
 /* Each report goes to the source that owns its tag (source.c). */
 void kq_scan_reports(struct kqueue *kq, const struct epoll_event *evs, int n)
 {
@@ -92,7 +82,7 @@ static void harvest_rest(struct kqueue *kq, int r, int maxevents, int want)
 		r = kq_epoll_wait(kq->epfd, kq->hbuf, maxevents, 0);
 		if (r <= 0)
 			return;
-		hbuf_taken(kq, r);
+		kq_hbuf_taken(kq, r);
 		kq_scan_reports(kq, kq->hbuf, r);
 		if (kq->qcount == before)
 			return;
@@ -170,7 +160,7 @@ int harvest(struct kqueue *kq, int maxevents, int want, struct direct *d)
 		maxevents = kq->hbufcap;
 	int r = kq_epoll_wait(kq->epfd, kq->hbuf, maxevents, 0);
 	if (r > 0) {
-		hbuf_taken(kq, r);
+		kq_hbuf_taken(kq, r);
 		scan_reports(kq, kq->hbuf, r, maxevents, d);
 		harvest_rest(kq, r, maxevents, want);
 	}
@@ -624,8 +614,8 @@ bool poll_harvest(struct kqueue *kq, struct kevent *ev, int nevents, bool onesho
 	kq->skips = 0;
 	int n = kq_epoll_wait(kq->epfd, kq->hbuf, nevents + 2, 0);
 	*r = 0;
+	kq_hbuf_taken(kq, n);
 	if (__builtin_expect(n == 1 && !(oneshot && kq->fd_oneshot), 1)) {
-		hbuf_taken(kq, 1);
 		uint64_t tag = kq->hbuf[0].data.u64;
 		if (__builtin_expect(kq_source_of(tag) != &kq_fd_source ||
 				     !kq_fd_direct_read(kq, tag, kq->hbuf[0].events, ev, 1), 0)) {
@@ -637,7 +627,6 @@ bool poll_harvest(struct kqueue *kq, struct kevent *ev, int nevents, bool onesho
 	}
 	if (n <= 0)
 		return false;
-	hbuf_taken(kq, n);
 	/* a full buffer asks epoll again (harvest_rest) */
 	if (__builtin_expect(n >= nevents + 2 || (oneshot && kq->fd_oneshot), 0))
 		*r = poll_rest(kq, ev, nevents, n, -1, 0);

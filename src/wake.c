@@ -526,8 +526,7 @@ static void sleep_cancelled(void *arg)
 		kq->robbed = false;
 		/* the system call may have written reports nobody counted
 		 * (kq->hdirty): the next sleep zeroes all its room again */
-		if (kq->consumer_maxev > kq->hdirty)
-			kq->hdirty = kq->consumer_maxev;
+		kq_hbuf_taken(kq, kq->consumer_maxev);
 	}
 	/* only its own role: a waitset sleeper leaves the consumer be */
 	if (sl->consume) {
@@ -622,8 +621,7 @@ int kq_sleep(struct kqueue *kq, int maxev, int64_t rem, bool consume)
 	kq_mutex_lock(&kq->lock);
 	kq_win_leave(kq, sl.win);
 	if (consume) {
-		if (r > kq->hdirty)
-			kq->hdirty = r;
+		kq_hbuf_taken(kq, r);
 		kq->consumer_h = NULL;
 		if (__builtin_expect(kq->robbed, 0)) {
 			/* a handler processed what the call took */

@@ -57,6 +57,18 @@ static inline int t_seccomp_install(struct sock_filter *f, unsigned short n, uns
 		return -1;
 	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
 }
+
+/* handler for SIGSYS, then the n statements at f: the calls f traps go to
+ * the handler from now on.  Skips the test where filters cannot be
+ * installed.  Irreversible, so a test installs it last. */
+static inline void t_seccomp_trap(void (*handler)(int, siginfo_t *, void *),
+				  struct sock_filter *f, unsigned short n)
+{
+	struct sigaction sa = { .sa_sigaction = handler, .sa_flags = SA_SIGINFO };
+	T_ASSERT(sigaction(SIGSYS, &sa, NULL) == 0);
+	if (t_seccomp_install(f, n, 0) < 0)
+		T_SKIP("cannot install a seccomp filter: %s", strerror(errno));
+}
 #endif
 
 /* In a SIGSYS handler for a call a filter trapped (SECCOMP_RET_TRAP), uc

@@ -456,9 +456,10 @@ static bool park_noted(struct kqueue *kq, unsigned i)
 /*
  * Notes a slot about to park whose entry would report at once.  A level
  * entry whose last report said end of file, an error or room to write
- * reports again at the next epoll_wait() (those conditions last: a server deletes the knote of a finished connection, or
- * a WRITE knote once its output is out), and a thread sleeping in kevent()
- * would wake, remove the entry and sleep again.  So such a slot is noted,
+ * reports again at the next epoll_wait() (those conditions last: a server
+ * deletes the knote of a finished connection, or a WRITE knote once its
+ * output is out), and a thread sleeping in kevent() would wake, remove the
+ * entry and sleep again.  So such a slot is noted,
  * and the next consuming sleep removes its entry before it sleeps
  * (kq_fd_park_flush), the DEL the report would have cost, without the
  * wake-up.  A close of the number before that sleep, by then usually the
