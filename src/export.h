@@ -29,6 +29,7 @@
 #include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/single_threaded.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 
@@ -50,13 +51,30 @@
  * whose glibc function has no public second name to call (__read, __close,
  * ... are used where it has): nothing is looked up at run time, so the
  * call is as async-signal-safe as the system call, in static links too.
- * Evaluates to the value or -errno.
+ *
+ * In a process of one thread glibc makes the system call alone, as no
+ * other thread could cancel it: a signal handler's pthread_cancel() of its
+ * own thread during the call then leaves the request pending (the call
+ * returns EINTR, the next cancellation point acts), where asynchronous
+ * cancellation would end the thread inside the handler.  glibc's
+ * pthread_cancel() clears __libc_single_threaded, so a request pending
+ * when the call starts takes the other branch and acts there, as in glibc;
+ * pthread_testcancel() covers a program with a copy of the variable, which
+ * that write of glibc's does not reach.  This also spares two
+ * compare-and-swaps a call.  Evaluates to the value or -errno.
  */
 #define KQ_CANCELLABLE(...) ({                                             \
-	int kq_ct_;                                                         \
-	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &kq_ct_);        \
-	long kq_r_ = KQ_SYSCALL(__VA_ARGS__);                               \
-	pthread_setcanceltype(kq_ct_, NULL);                                \
+	long kq_r_;                                                         \
+	if (__builtin_expect(__atomic_load_n(&__libc_single_threaded,      \
+					     __ATOMIC_RELAXED), 1)) {       \
+		pthread_testcancel();                                       \
+		kq_r_ = KQ_SYSCALL(__VA_ARGS__);                            \
+	} else {                                                            \
+		int kq_ct_;                                                 \
+		pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &kq_ct_); \
+		kq_r_ = KQ_SYSCALL(__VA_ARGS__);                            \
+		pthread_setcanceltype(kq_ct_, NULL);                        \
+	}                                                                   \
 	kq_r_;                                                              \
 })
 
