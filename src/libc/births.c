@@ -125,10 +125,15 @@ int KQ_INTERPOSE(accept)(int fd, struct sockaddr *addr, socklen_t *len)
  * not ask for it unless it was set.  Not a cancellation point. */
 int KQ_INTERPOSE(setsockopt)(int fd, int level, int name, const void *val, socklen_t len)
 {
-	int r = (int)syscall(SYS_setsockopt, fd, level, name, val, len);
-	if (r == 0 && level == SOL_SOCKET && name == SO_RCVLOWAT && !kq_foreign_process())
+	/* inline: servers set options on every request (TCP_CORK on and off) */
+	long r = KQ_SYSCALL(SYS_setsockopt, fd, level, name, val, len);
+	if (r < 0) {
+		errno = (int)-r;
+		return -1;
+	}
+	if (level == SOL_SOCKET && name == SO_RCVLOWAT && !kq_foreign_process())
 		kq_fdtab_set_lowat(fd);
-	return r;
+	return 0;
 }
 
 int KQ_INTERPOSE(dup)(int fd)

@@ -96,7 +96,7 @@ int KQ_INTERPOSE(getsockopt)(int fd, int level, int name, void *val, socklen_t *
 			return 0;
 		}
 	}
-	return (int)(syscall(SYS_getsockopt, fd, level, name, val, len));
+	return (int)ret(KQ_SYSCALL(SYS_getsockopt, fd, level, name, val, len));
 }
 
 int KQ_INTERPOSE(connect)(int fd, const struct sockaddr *addr, socklen_t len)
