@@ -64,6 +64,7 @@ set(KQ_LIBC_TESTS
   lifetime-reset-error-splice signal-storm-kept-error
   lifetime-connect-error-in-library lifetime-reset-error-in-library
   lifetime-so-error-in-library lifetime-fork-child-kept-error-in-library
+  sockopt-like-glibc
   # sigaction(), signal(), sigset(), sigignore(), __sysv_signal(),
   # siginterrupt(): the program sees and changes its own disposition of a
   # watched signal, and libkq's handler stays (counting every send)
