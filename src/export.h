@@ -29,7 +29,6 @@
 #include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <sys/single_threaded.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 
@@ -58,15 +57,15 @@
  * returns EINTR, the next cancellation point acts), where asynchronous
  * cancellation would end the thread inside the handler.  glibc's
  * pthread_cancel() clears __libc_single_threaded, so a request pending
- * when the call starts takes the other branch and acts there, as in glibc;
- * pthread_testcancel() covers a program with a copy of the variable, which
- * that write of glibc's does not reach.  This also spares two
- * compare-and-swaps a call.  Evaluates to the value or -errno.
+ * when the call starts takes the other branch (kq_alone(), lock.h, reads
+ * the variable) and acts there, as in glibc; pthread_testcancel() covers a
+ * program with a copy of the variable, which that write of glibc's does
+ * not reach.  This also spares two compare-and-swaps a call.  Evaluates to
+ * the value or -errno.
  */
 #define KQ_CANCELLABLE(...) ({                                             \
 	long kq_r_;                                                         \
-	if (__builtin_expect(__atomic_load_n(&__libc_single_threaded,      \
-					     __ATOMIC_RELAXED), 1)) {       \
+	if (__builtin_expect(kq_alone(), 1)) {                              \
 		pthread_testcancel();                                       \
 		kq_r_ = KQ_SYSCALL(__VA_ARGS__);                            \
 	} else {                                                            \

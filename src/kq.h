@@ -446,8 +446,6 @@ static inline struct kq_fdslot *kq_fdslot(struct kqueue *kq, int fd, bool grow)
 		return &kq->fds[fd];
 	return grow && fd >= 0 ? kq_fdslot_grow(kq, fd) : NULL;
 }
-/* No knotes and no kernel state: the slot does not count in its number's
- * interest. */
 /* Up to n of kq->hbuf's entries may hold reports now (an epoll call into
  * it returned n, or a consumer's may have).  A consuming sleep zeroes the
  * buffer below kq->hdirty only (kq_sleep, wake.c), rather than all the
@@ -459,6 +457,8 @@ static inline void kq_hbuf_taken(struct kqueue *kq, int n)
 		kq->hdirty = n;
 }
 
+/* No knotes and no kernel state: the slot does not count in its number's
+ * interest. */
 static inline bool kq_fdslot_unused(const struct kq_fdslot *s)
 {
 	return !s->head && !s->state;
