@@ -140,7 +140,7 @@ struct kq_mounts;
 struct kq_efdinfo;
 
 #define KQ_DEFER_MAX  32
-#define KQ_HCHANGES   64   /* a power of two */
+#define KQ_HCHANGES   512  /* a power of two */
 #define KQ_IDS        64
 #define KQ_PARKED_MAX 64
 #define KQ_DEFER_SELF (1 << 30)
@@ -191,7 +191,7 @@ struct kqueue {
 			/* a write of wakefd may wait in epoll (kqueue.c) */
 			bool        wake_on;
 			/* closes are waiting in deferred[], or changes in
-			 * hchanges[] */
+			 * hq[] */
 			atomic_bool deferred_any;
 			bool        no_free;
 		};
@@ -301,11 +301,13 @@ struct kqueue {
 	/* Changes made by signal handlers whose thread is inside kevent() on
 	 * this kqueue, applied in order by whoever holds the lock next
 	 * (reentry.c): htail is claimed by the handlers, hhead and happlying
-	 * are under the lock. */
+	 * are under the lock.  hq is mapped by the first handler that needs
+	 * it and stays with the object for its life (objects are reused,
+	 * never freed): most kqueues never see such a change. */
 	atomic_uint        htail;
 	unsigned           hhead;
 	bool               happlying;
-	struct kq_hchange  hchanges[KQ_HCHANGES];
+	_Atomic(struct kq_hchange *) hq;
 };
 _Static_assert(sizeof(atomic_bool) == 1 &&
 	       offsetof(struct kqueue, no_free) - offsetof(struct kqueue, dead) == 7,

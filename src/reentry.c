@@ -10,35 +10,68 @@
  * interrupted call may hold kq->lock and be half-way through a change,
  * and a handler cannot wait for its own thread.  So the handler's changes are checked as far as they can be
  * without the lock (the filter, the flags, an open descriptor) and queued
- * in kq->hchanges[], a bounded queue with a sequence number per slot (many
+ * in kq->hq[], a bounded queue with a sequence number per slot (many
  * handlers, on their own threads, may queue at once; the lock's holder
  * takes them in order).  Whoever holds the lock next applies them, before
  * the kqueue is let go or slept on, so a trigger a handler makes wakes the
  * loop its thread was sleeping in.  Everything here is async-signal-safe:
- * atomics, a copy, fcntl() and an eventfd write.
+ * atomics, a copy, fcntl(), mmap() and an eventfd write.
  */
 #include "kq.h"
 #include "sys.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 
+/* A reused object keeps its queue's memory; no handler can be queueing on
+ * a kqueue that is being made. */
 void kq_hchanges_init(struct kqueue *kq)
 {
-	for (unsigned i = 0; i < KQ_HCHANGES; i++)
-		atomic_store_explicit(&kq->hchanges[i].seq, i, memory_order_relaxed);
+	struct kq_hchange *q = atomic_load_explicit(&kq->hq, memory_order_relaxed);
+	if (q)
+		for (unsigned i = 0; i < KQ_HCHANGES; i++)
+			atomic_store_explicit(&q[i].seq, i, memory_order_relaxed);
 	atomic_store_explicit(&kq->htail, 0, memory_order_relaxed);
 	kq->hhead = 0;
 	kq->happlying = false;
 }
 
-/* Queues one change; -ENOMEM when the queue is full (FreeBSD's kevent()
- * may fail so when it cannot allocate a knote). */
+/* The queue, mapped by the first handler that needs it: a raw mmap() is
+ * async-signal-safe where malloc() is not.  Handlers of several threads
+ * may race here; the loser unmaps its copy.  Nothing was queued before, so
+ * slot i waits for position i. */
+static struct kq_hchange *hq_get(struct kqueue *kq)
+{
+	struct kq_hchange *q = atomic_load_explicit(&kq->hq, memory_order_acquire);
+	if (q)
+		return q;
+	size_t size = KQ_HCHANGES * sizeof *q;
+	long p = KQ_SYSCALL(SYS_mmap, NULL, size, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p < 0 && p > -4096)
+		return NULL;
+	struct kq_hchange *mine = (struct kq_hchange *)p;
+	for (unsigned i = 0; i < KQ_HCHANGES; i++)
+		atomic_store_explicit(&mine[i].seq, i, memory_order_relaxed);
+	if (atomic_compare_exchange_strong_explicit(&kq->hq, &q, mine,
+						    memory_order_acq_rel,
+						    memory_order_acquire))
+		return mine;
+	KQ_SYSCALL(SYS_munmap, mine, size);
+	return q;
+}
+
+/* Queues one change; -ENOMEM when the queue is full or cannot be mapped
+ * (FreeBSD's kevent() may fail so when it cannot allocate a knote). */
 static int hchange_push(struct kqueue *kq, const struct kevent *kev)
 {
+	struct kq_hchange *q = hq_get(kq);
+	if (!q)
+		return -ENOMEM;
 	unsigned pos = atomic_load_explicit(&kq->htail, memory_order_relaxed);
 	struct kq_hchange *s;
 	for (;;) {
-		s = &kq->hchanges[pos % KQ_HCHANGES];
+		s = &q[pos % KQ_HCHANGES];
 		unsigned seq = atomic_load_explicit(&s->seq, memory_order_acquire);
 		int dif = (int)(seq - pos);
 		if (dif < 0)
@@ -58,7 +91,10 @@ static int hchange_push(struct kqueue *kq, const struct kevent *kev)
 
 bool kq_hchanges_pending(struct kqueue *kq)
 {
-	struct kq_hchange *s = &kq->hchanges[kq->hhead % KQ_HCHANGES];
+	struct kq_hchange *q = atomic_load_explicit(&kq->hq, memory_order_acquire);
+	if (!q)
+		return false;
+	struct kq_hchange *s = &q[kq->hhead % KQ_HCHANGES];
 	return atomic_load_explicit(&s->seq, memory_order_acquire) == kq->hhead + 1;
 }
 
@@ -73,13 +109,14 @@ bool kq_hchanges_pending(struct kqueue *kq)
  */
 bool kq_hchanges_apply(struct kqueue *kq)
 {
-	if (kq->happlying)
+	struct kq_hchange *q = atomic_load_explicit(&kq->hq, memory_order_acquire);
+	if (kq->happlying || !q)
 		return false;
 	kq->happlying = true;
 	bool any = false;
 	for (;;) {
 		unsigned pos = kq->hhead;
-		struct kq_hchange *s = &kq->hchanges[pos % KQ_HCHANGES];
+		struct kq_hchange *s = &q[pos % KQ_HCHANGES];
 		if (atomic_load_explicit(&s->seq, memory_order_acquire) != pos + 1)
 			break;
 		struct kevent kev = s->kev;

@@ -93,7 +93,7 @@
  *      hold.  Its close() on such a kqueue does what cannot wait (epoll
  *      entries, the number) and leaves the knotes in kq->deferred[]
  *      (kq_defer_close); its kevent() leaves its changes in
- *      kq->hchanges[] (reentry.c), in order.  Whoever holds the lock next
+ *      kq->hq[] (reentry.c), in order.  Whoever holds the lock next
  *      applies them (kq_deferred(): at acquire, before a sleep, at
  *      release) before the kqueue is let go; a close's removal applies
  *      the closes and wakes a sleeper for the changes (they may
