@@ -19,12 +19,12 @@
  * throughout.
  *
  * Up to 512 queued changes wait for the interrupted call; more fail with
- * ENOMEM (documented).  The loop lets the kqueue go at least once between
- * two of its kevent() or close() calls, and every one of those empties the
- * queue, so a handler's call may fail so only after more than 256 handler
- * runs in a row with none of those calls returning in between: a starved
- * loop, as on a loaded machine where each handler run outlasts the
- * timer's period.  Such failures are counted apart; any other fails.
+ * ENOMEM (documented).  Every kevent() of the loop on kq applies the queue
+ * before it returns (a close() leaves the changes to the next kevent()),
+ * so a handler's call may fail so only after more than 256 handler runs in
+ * a row with none of the loop's kevent() calls returning in between: a
+ * starved loop, as on a loaded machine where each handler run outlasts
+ * the timer's period.  Such failures are counted apart; any other fails.
  */
 #include "t_storm.h"
 
@@ -34,7 +34,7 @@
 
 static int kq, other, pfd[2];
 static volatile sig_atomic_t other_bad, failed, fail_errno, starved;
-/* handler runs since the loop's last kevent() or close() on kq returned */
+/* handler runs since the loop's last kevent() on kq returned */
 static volatile sig_atomic_t streak, max_streak;
 static atomic_uint next_id = FIRST;
 static atomic_uint made;
@@ -120,7 +120,6 @@ int main(void)
 		t_change(kq, p[0], EVFILT_READ, EV_ADD, 0, 0, NULL);
 		streak = 0;
 		T_ASSERT(close(p[0]) == 0);
-		streak = 0;
 		T_ASSERT(close(p[1]) == 0);
 		t_watch_tick();
 	}
