@@ -72,16 +72,9 @@ static void on_alarm(int sig)
 static void take(const struct kevent *ev, int n)
 {
 	for (int i = 0; i < n; i++) {
-		const struct kevent *e = &ev[i];
-		if (e->filter != EVFILT_USER || e->ident < FIRST || e->ident >= MAXID ||
-		    e->flags != EV_ONESHOT || e->fflags != 0 || e->data != 0 ||
-		    e->udata != (void *)e->ident)
-			T_FAIL("unexpected record {ident=%lu filter=%d flags=0x%x "
-			       "fflags=0x%x data=%lld udata=%p}",
-			       (unsigned long)e->ident, e->filter, e->flags, e->fflags,
-			       (long long)e->data, e->udata);
-		if (seen[e->ident]++)
-			T_FAIL("trigger %lu reported twice", (unsigned long)e->ident);
+		t_trigger_check(&ev[i], FIRST, MAXID);
+		if (seen[ev[i].ident]++)
+			T_FAIL("trigger %lu reported twice", (unsigned long)ev[i].ident);
 	}
 }
 
@@ -124,15 +117,7 @@ int main(void)
 		t_watch_tick();
 	}
 	t_storm_stop_quiet(&st);
-	t_watch_stage("drain");
-	for (;;) {
-		int n = kevent(kq, NULL, 0, ev, 8, &zero);
-		if (n < 0)
-			T_FAIL("kevent(): %s", strerror(errno));
-		if (n == 0)
-			break;
-		take(ev, n);
-	}
+	t_drain(kq, take);
 	t_watch_done();
 	if (failed)
 		T_FAIL("%d of the handler's kevent() calls failed (last: %s; "
@@ -144,9 +129,8 @@ int main(void)
 			(int)starved, (int)max_streak);
 	if (other_bad)
 		T_FAIL("%d handler calls on the other kqueue went wrong", (int)other_bad);
-	unsigned total = 0, last = atomic_load(&next_id);
-	for (unsigned id = FIRST; id < last && id < MAXID; id++)
-		total += seen[id];
+	unsigned last = atomic_load(&next_id);
+	unsigned total = t_triggers_seen(seen, FIRST, last < MAXID ? last : MAXID);
 	if (total != atomic_load(&made))
 		T_FAIL("%u triggers made by the handler, %u reported", atomic_load(&made), total);
 	t_storm_enough(100);

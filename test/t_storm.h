@@ -256,4 +256,46 @@ static inline void t_sysv_storm_end(struct t_storm *s)
 	t_storm_enough(100);
 }
 
+/* ---- triggers a handler made ---- */
+
+/* A record of one of the EV_ONESHOT EVFILT_USER knotes numbered first ..
+ * end - 1 that a handler enabled and triggered with udata = ident: fails
+ * the test on any other field. */
+static inline void t_trigger_check(const struct kevent *e, uintptr_t first, uintptr_t end)
+{
+	if (e->filter != EVFILT_USER || e->ident < first || e->ident >= end ||
+	    e->flags != EV_ONESHOT || e->fflags != 0 || e->data != 0 ||
+	    e->udata != (void *)e->ident)
+		T_FAIL("unexpected record {ident=%lu filter=%d flags=0x%x "
+		       "fflags=0x%x data=%lld udata=%p}",
+		       (unsigned long)e->ident, e->filter, e->flags, e->fflags,
+		       (long long)e->data, e->udata);
+}
+
+/* How many records seen[] counted for the knotes first .. last - 1. */
+static inline unsigned t_triggers_seen(const unsigned char *seen, unsigned first, unsigned last)
+{
+	unsigned total = 0;
+	for (unsigned id = first; id < last; id++)
+		total += seen[id];
+	return total;
+}
+
+/* Collects what kq holds (zero timeouts) until a call returns nothing,
+ * each batch to take(). */
+static inline void t_drain(int kq, void (*take)(const struct kevent *, int))
+{
+	struct kevent ev[8];
+	struct timespec zero = { 0, 0 };
+	t_watch_stage("drain");
+	for (;;) {
+		int n = kevent(kq, NULL, 0, ev, 8, &zero);
+		if (n < 0)
+			T_FAIL("kevent(): %s", strerror(errno));
+		if (n == 0)
+			return;
+		take(ev, n);
+	}
+}
+
 #endif
