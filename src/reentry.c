@@ -23,14 +23,20 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 
+/* An empty queue: slot i waits for position i. */
+static void hq_reset(struct kq_hchange *q)
+{
+	for (unsigned i = 0; i < KQ_HCHANGES; i++)
+		atomic_store_explicit(&q[i].seq, i, memory_order_relaxed);
+}
+
 /* A reused object keeps its queue's memory; no handler can be queueing on
  * a kqueue that is being made. */
 void kq_hchanges_init(struct kqueue *kq)
 {
 	struct kq_hchange *q = atomic_load_explicit(&kq->hq, memory_order_relaxed);
 	if (q)
-		for (unsigned i = 0; i < KQ_HCHANGES; i++)
-			atomic_store_explicit(&q[i].seq, i, memory_order_relaxed);
+		hq_reset(q);
 	atomic_store_explicit(&kq->htail, 0, memory_order_relaxed);
 	kq->hhead = 0;
 	kq->happlying = false;
@@ -39,7 +45,7 @@ void kq_hchanges_init(struct kqueue *kq)
 /* The queue, mapped by the first handler that needs it: a raw mmap() is
  * async-signal-safe where malloc() is not.  Handlers of several threads
  * may race here; the loser unmaps its copy.  Nothing was queued before, so
- * slot i waits for position i. */
+ * it starts empty at position 0. */
 static struct kq_hchange *hq_get(struct kqueue *kq)
 {
 	struct kq_hchange *q = atomic_load_explicit(&kq->hq, memory_order_acquire);
@@ -51,8 +57,7 @@ static struct kq_hchange *hq_get(struct kqueue *kq)
 	if (p < 0 && p > -4096)
 		return NULL;
 	struct kq_hchange *mine = (struct kq_hchange *)p;
-	for (unsigned i = 0; i < KQ_HCHANGES; i++)
-		atomic_store_explicit(&mine[i].seq, i, memory_order_relaxed);
+	hq_reset(mine);
 	if (atomic_compare_exchange_strong_explicit(&kq->hq, &q, mine,
 						    memory_order_acq_rel,
 						    memory_order_acquire))

@@ -48,10 +48,7 @@ static void on_alarm(int sig)
 	if (++streak > max_streak)
 		max_streak = streak;
 	if (id < MAXID) {
-		struct kevent ch[2];
-		EV_SET(&ch[0], id, EVFILT_USER, EV_ENABLE, 0, 0, NULL);
-		EV_SET(&ch[1], id, EVFILT_USER, 0, NOTE_TRIGGER, 0, (void *)(uintptr_t)id);
-		if (kevent(kq, ch, 2, NULL, 0, NULL) == 0) {
+		if (t_trigger(kq, id) == 0) {
 			atomic_fetch_add(&made, 1);
 		} else if (errno == ENOMEM && streak > QUEUE / 2) {
 			starved++;

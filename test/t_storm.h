@@ -258,6 +258,16 @@ static inline void t_sysv_storm_end(struct t_storm *s)
 
 /* ---- triggers a handler made ---- */
 
+/* For a handler: enables the disabled EV_ONESHOT EVFILT_USER knote id and
+ * triggers it, udata = id, in one kevent() call; its result. */
+static inline int t_trigger(int kq, uintptr_t id)
+{
+	struct kevent ch[2];
+	EV_SET(&ch[0], id, EVFILT_USER, EV_ENABLE, 0, 0, NULL);
+	EV_SET(&ch[1], id, EVFILT_USER, 0, NOTE_TRIGGER, 0, (void *)id);
+	return kevent(kq, ch, 2, NULL, 0, NULL);
+}
+
 /* A record of one of the EV_ONESHOT EVFILT_USER knotes numbered first ..
  * end - 1 that a handler enabled and triggered with udata = ident: fails
  * the test on any other field. */
