@@ -753,14 +753,17 @@ real_server_md() {
 	and \`bench/real-server/load.c\` drives them in turn on 127.0.0.1 with
 	$(hv conns) requests in flight: an unmeasured pair of blocks, then $(hv blocks) pairs of
 	blocks of $(hv block_ms) ms, the server going first alternating from pair to pair.
+	$(instances_text)
 	A block's figure is the worker's CPU time (its threads' scheduler run
 	time) over the requests the block issued and finished. Cases: a 100-byte
 	file over keep-alive connections ("keepalive") and one connection per
 	request, closed by nginx ("close"); a 43-byte reply from memory
 	(\`empty_gif\`, "memory"); and the first two with $(group "$(hv idle_max)") more connections
 	to each server open and silent ("-idle"). Paired ratio = the median of
-	the pairs' kqueue / epoll ratios, what the target judges; spread = the
-	interquartile range of a build's blocks, in % of its median. Measured on
+	all pairs' kqueue / epoll ratios, what the target judges; instances =
+	each pair of server processes' own paired ratio, in the order they ran;
+	spread = the interquartile range of a build's blocks, in % of its
+	median. Measured on
 	$(real_server_machine).
 
 	EOF2
@@ -778,6 +781,19 @@ real_server_head() {
 		return 1
 	fi
 	h=$(grep -m1 '^# real-server ' "$R/$1.txt")
+}
+
+# instances_text: how many times the servers were started (the header's
+# instances; an output from before there were instances says nothing).
+instances_text() {
+	_n=$(hv instances)
+	[ -n "$_n" ] || return 0
+	[ "$_n" -gt 1 ] 2>/dev/null || { echo "Both servers were started once."; return 0; }
+	echo "Both servers were started afresh $_n times, one after the other, and"
+	echo "every case ran its pairs on each pair of processes ($((_n * $(hv blocks))) pairs in all): a"
+	echo "process's layout (where its code, heap and stacks land) moves its"
+	echo "figures for its whole life, more than its blocks vary, so the figures"
+	echo "below pool the $_n pairs of processes' blocks."
 }
 
 # hv KEY: KEY's value in the header line $h of a real server's output.
@@ -798,7 +814,7 @@ real_server_machine() {
 real_server_tables() {
 	S=$R/$1.txt
 	tab "$S" real-server "" \
-		"case=case;idle connections=idle;kqueue CPU per request (us)=kqueue_us_per_req@%.2f;epoll CPU per request (us)=epoll_us_per_req@%.2f;ratio of the medians=ratio@%.2fx;paired ratio=ratio_paired@%.2fx;lowest pair=pair_min@%.2fx;highest pair=pair_max@%.2fx;spread kqueue (%)=kqueue_iqr_pct@%.0f;spread epoll (%)=epoll_iqr_pct@%.0f"
+		"case=case;idle connections=idle;kqueue CPU per request (us)=kqueue_us_per_req@%.2f;epoll CPU per request (us)=epoll_us_per_req@%.2f;ratio of the medians=ratio@%.2fx;paired ratio=ratio_paired@%.2fx;lowest pair=pair_min@%.2fx;highest pair=pair_max@%.2fx;instances=instance_ratios;spread kqueue (%)=kqueue_iqr_pct@%.0f;spread epoll (%)=epoll_iqr_pct@%.0f"
 	if ! grep -q '^real-server-calls ' "$S"; then
 		printf '\nNo system call counts: %s\n' "perf could not count them (see perf/raw/$1.txt)"
 		return 0
@@ -856,7 +872,8 @@ apache_md() {
 	configuration (no access log, no .htaccess look-ups), and
 	\`bench/real-server/load.c\` drives them as it drives nginx above:
 	$(hv conns) requests in flight, an unmeasured pair of blocks, then $(hv blocks) pairs of
-	blocks of $(hv block_ms) ms. A block's figure is the child's CPU time (all its
+	blocks of $(hv block_ms) ms, on $(hv instances) pairs of server processes started one after
+	the other. A block's figure is the child's CPU time (all its
 	threads': the listener's and the workers') over its requests. Cases:
 	the 100-byte file over keep-alive connections ("keepalive") and one
 	connection per request ("close": httpd shuts its side down, waits in

@@ -58,8 +58,8 @@ who=apache
 . "$top/test/integration/debsrc.sh"
 bench_args "${CC:-cc}" "$@"
 
-blocks=11 block_ms=700 prof_pairs=5 cases="keepalive close"
-[ $quick = 1 ] && blocks=5 block_ms=300 prof_pairs=3
+blocks=4 instances=4 block_ms=700 prof_pairs=5 cases="keepalive close"
+[ $quick = 1 ] && blocks=3 instances=2 block_ms=300 prof_pairs=3
 conns=32
 # more threads than connections: with every worker busy the event MPM
 # closes its keep-alive connections (to let them go to another child)
@@ -215,7 +215,9 @@ stop() {
 			kill -9 $(rs_children "$p") 2>/dev/null
 			kill -9 "$p" 2>/dev/null
 		fi
+		wait "$p" 2>/dev/null
 	done
+	pids=""
 }
 trap stop EXIT
 trap 'exit 1' INT TERM
@@ -267,6 +269,12 @@ start() {
 	m=$!
 	pids="$pids $m"
 	rs_started "$1" "$m" "$p" "$d/logs" httpd
+}
+# rs_restart: measure.sh's, between instances
+rs_restart() {
+	stop
+	start kqueue
+	start epoll
 }
 start kqueue
 start epoll

@@ -3,10 +3,14 @@
 # the measuring both share, so that the two servers' figures mean the
 # same.  The caller has built load.c as $work/load and sets
 #   blocks, block_ms, prof_pairs, conns, idle   the run's sizes
+#   instances                                  how many times both servers
+#                                              are started (rs_measure)
 #   port_kqueue, port_epoll                    each build's port
 #   worker_kqueue, worker_epoll                the process measured
-# and $calls, the system calls counted one by one (rs_calls).  A run:
-# rs_pin, rs_header, rs_measure, rs_done.
+# and $calls, the system calls counted one by one (rs_calls), and defines
+# rs_restart (both servers stopped, then started afresh: new processes,
+# new ports, the variables above set again).  A run: both servers
+# started, rs_pin, rs_header, rs_measure, rs_done.
 
 # rs_pin: both measured processes (all their threads) on the last
 # processor, the client (rs_load) on the first.  Left to the scheduler,
@@ -36,13 +40,35 @@ rs_header() {
 	shift 2
 	echo "# real-server kernel=$(uname -r) arch=$(uname -m) cpu=\"$(sh "$top/bench/cpu-model.sh")\"" \
 	     "cpus=$(getconf _NPROCESSORS_ONLN) loadavg=$(cut -d' ' -f1 /proc/loadavg) server=$rh_server" \
-	     "version=$rh_version conns=$conns blocks=$blocks block_ms=$block_ms $* pinned=$pinned"
+	     "version=$rh_version conns=$conns blocks=$blocks instances=$instances block_ms=$block_ms $* pinned=$pinned"
 }
 
-# rs_measure CASE...: the cases' blocks, then the system call counts and
-# the profile of keepalive and close.
+# rs_measure CASE...: the cases' blocks on $instances pairs of server
+# instances, their combined figures (rs_combine), then the system call
+# counts and the profile of keepalive and close on the last pair.
+#
+# Why instances: the same two binaries, measured in two runs ten minutes
+# apart, moved by up to 0.12 in a case's paired ratio, far more than the
+# pairs of one run spread around their median.  What differs between
+# runs is the server processes themselves (where the address space puts
+# their code, heap and stacks, which cache sets those land in), fixed for
+# a process's life: more blocks in one run cannot average it out, more
+# processes can.  So each run starts both servers afresh $instances times
+# (a fresh layout each time) and runs every case on each pair.
 rs_measure() {
-	rs_cases "$@"
+	t0=$(date +%s)
+	: >"$work/cases" && : >"$work/blocks" || exit 1
+	rm_i=1
+	while [ $rm_i -le "$instances" ]; do
+		if [ $rm_i -gt 1 ]; then
+			rs_restart
+			rs_pin
+			say "instance $rm_i of $instances started"
+		fi
+		rs_cases $rm_i "$@"
+		rm_i=$((rm_i + 1))
+	done
+	rs_combine "$@" | tee -a "$work/cases"
 	rs_calls
 	rs_profile
 }
@@ -104,18 +130,84 @@ rs_load() {
 		>"$ld_out" 2>&1
 }
 
-# rs_cases CASE...: each case's blocks, printed and kept in $work/cases.
+# rs_cases INSTANCE CASE...: each case's blocks on the servers running
+# now, the load's lines printed with instance=INSTANCE after their first
+# word (its per-case summary renamed real-server-instance) and kept in
+# $work/blocks for rs_combine.
 rs_cases() {
-	t0=$(date +%s)
-	: >"$work/cases"
+	rc_inst=$1
+	shift
 	for c in "$@"; do
 		rs_load "$c" $blocks "$work/case-$c.txt"
 		rc=$?
-		cat "$work/case-$c.txt"
+		sed -e "s/^\(real-server[a-z-]*\) /\1 instance=$rc_inst /" \
+		    -e 's/^real-server instance=/real-server-instance instance=/' \
+		    "$work/case-$c.txt" >"$work/case-$c-$rc_inst.txt"
+		cat "$work/case-$c-$rc_inst.txt"
 		[ $rc = 0 ] || die "the $c case failed (status $rc; see $work/case-$c.txt, $run/*/logs)"
-		grep '^real-server ' "$work/case-$c.txt" >>"$work/cases"
-		say "$c done, $(( $(date +%s) - t0 )) s so far"
+		grep -E '^real-server-(block|instance) ' "$work/case-$c-$rc_inst.txt" >>"$work/blocks"
+		say "$c done (instance $rc_inst of $instances), $(( $(date +%s) - t0 )) s so far"
 	done
+}
+
+# rs_combine CASE...: each case's line over all its instances' blocks,
+# in load.c's fields (each build's median CPU per request, the ratio of
+# the medians, ratio_paired: the median of all pairs' ratios, the lowest
+# and highest pair, each build's spread), blocks the pairs in all, and
+# instances, instance_ratios (each instance's median pair ratio, in
+# order, "/" between) with their lowest and highest.  Quantiles are
+# linear between ranks, as load.c's.
+rs_combine() {
+	awk -v order="$*" '
+	function fields(   i, e) {
+		split("", f)
+		for (i = 2; i <= NF; i++) { e = index($i, "="); f[substr($i, 1, e - 1)] = substr($i, e + 1) }
+	}
+	function q(v, n, p,   i, j, t, s, r, lo) {
+		for (i = 1; i <= n; i++) s[i] = v[i]
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && s[j - 1] > s[j]; j--) { t = s[j]; s[j] = s[j - 1]; s[j - 1] = t }
+		r = p * (n - 1); lo = int(r)
+		return lo + 1 < n ? s[lo + 1] + (r - lo) * (s[lo + 2] - s[lo + 1]) : s[lo + 1]
+	}
+	$1 == "real-server-block" {
+		fields()
+		k = f["case"] SUBSEP f["instance"] SUBSEP f["pair"]
+		us[k, f["build"]] = f["us_per_req"]
+		if (!((f["case"], f["instance"], f["pair"]) in pairs)) {
+			pairs[f["case"], f["instance"], f["pair"]] = 1
+			np[f["case"]]++
+			pk[f["case"], np[f["case"]]] = k
+		}
+		idle[f["case"]] = f["idle"]
+	}
+	$1 == "real-server-instance" {
+		fields()
+		ni[f["case"]]++
+		ir[f["case"], ni[f["case"]]] = f["ratio_paired"]
+		conns = f["conns"]
+	}
+	END {
+		nc = split(order, cs, " ")
+		for (c = 1; c <= nc; c++) {
+			cs0 = cs[c]; n = np[cs0]
+			if (!n) continue
+			for (i = 1; i <= n; i++) {
+				k = pk[cs0, i]
+				a[i] = us[k, "kqueue"]; b[i] = us[k, "epoll"]; r[i] = a[i] / b[i]
+			}
+			ma = q(a, n, 0.5); mb = q(b, n, 0.5)
+			m = ni[cs0]; list = ""
+			for (i = 1; i <= m; i++) { x[i] = ir[cs0, i]; list = list (i > 1 ? "/" : "") x[i] }
+			printf "real-server case=%s idle=%s conns=%s blocks=%d kqueue_us_per_req=%.3f epoll_us_per_req=%.3f", \
+				cs0, idle[cs0], conns, n, ma, mb
+			printf " ratio=%.3f ratio_paired=%.3f pair_min=%.3f pair_max=%.3f kqueue_iqr_pct=%.1f epoll_iqr_pct=%.1f", \
+				ma / mb, q(r, n, 0.5), q(r, n, 0), q(r, n, 1), \
+				100 * (q(a, n, 0.75) - q(a, n, 0.25)) / ma, 100 * (q(b, n, 0.75) - q(b, n, 0.25)) / mb
+			printf " instances=%d instance_ratios=%s instance_min=%.3f instance_max=%.3f\n", \
+				m, list, q(x, m, 0), q(x, m, 1)
+		}
+	}' "$work/blocks"
 }
 
 # ---- which system calls each build makes per request ----

@@ -9,7 +9,9 @@
 # 127.0.0.1, each on its own port), and load.c drives them in turn, in
 # alternated blocks (A B, B A, A B, ...), with a closed-loop load of 32
 # requests in flight, measuring the worker's CPU time (the scheduler's run
-# time of its threads) per request.  The cases:
+# time of its threads) per request.  Both servers are started afresh 4
+# times (measure.sh's instances: a process's layout moves its figures
+# more than blocks within it vary), 4 pairs of blocks each.  The cases:
 #   keepalive   a 100-byte file, HTTP/1.1 on 32 connections kept open
 #   close       the same file, a new connection per request
 #               ("Connection: close": nginx closes first)
@@ -38,12 +40,18 @@
 #                     loadavg, and nginx's version, blocks, block length,
 #                     pinned (yes: the workers on the last processor, the
 #                     client on the first; measure.sh)
-#   real-server-block one block: case, idle, pair, build, requests, CPU
+#   real-server-block one block: instance, case, idle, pair, build,
+#                     requests, CPU
 #   real-server-pair  one pair of blocks: its ratio, kqueue / epoll
-#   real-server       per case: each build's median CPU per request (us),
-#                     ratio (of the medians, kqueue / epoll), ratio_paired
-#                     (the median of each pair's ratio: what is judged),
-#                     the lowest and highest pair ratio, each build's spread
+#   real-server-instance  per instance and case: load.c's summary of that
+#                     instance's pairs (fields as real-server's)
+#   real-server       per case, over all instances: each build's median CPU
+#                     per request (us), ratio (of the medians, kqueue /
+#                     epoll), ratio_paired (the median of every pair's
+#                     ratio: what is judged), the lowest and highest pair
+#                     ratio, each build's spread, blocks (the pairs in
+#                     all), instances and each one's paired ratio
+#                     (instance_ratios, instance_min, instance_max)
 #   real-server-summary  the worst case's paired ratio (worst_ratio,
 #                     worst_case) and the median of the cases' (median_ratio)
 #   real-server-calls per build, of keepalive and close: the worker's system
@@ -66,8 +74,8 @@ who=real-server
 . "$here/measure.sh"
 bench_args "${CC:-cc}" "$@"
 
-blocks=11 block_ms=700 prof_pairs=5 cases="keepalive close memory keepalive-idle close-idle"
-[ $quick = 1 ] && blocks=5 block_ms=300 prof_pairs=3 cases="keepalive close keepalive-idle close-idle"
+blocks=4 instances=4 block_ms=700 prof_pairs=5 cases="keepalive close memory keepalive-idle close-idle"
+[ $quick = 1 ] && blocks=3 instances=2 block_ms=300 prof_pairs=3 cases="keepalive close keepalive-idle close-idle"
 conns=32
 # the idle connections of a case: each server holds them and the active
 # ones in one process, under its descriptor limit
@@ -91,7 +99,9 @@ pids=""
 stop() {
 	for p in $pids; do
 		nginx_kill "$p"
+		wait "$p" 2>/dev/null
 	done
+	pids=""
 }
 trap stop EXIT
 trap 'exit 1' INT TERM
@@ -128,6 +138,12 @@ start() {
 	m=$!
 	pids="$pids $m"
 	rs_started "$1" "$m" "$p" "$d/logs" nginx
+}
+# rs_restart: measure.sh's, between instances
+rs_restart() {
+	stop
+	start kqueue
+	start epoll
 }
 start kqueue
 start epoll
