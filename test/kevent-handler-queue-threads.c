@@ -98,12 +98,7 @@ int main(void)
 	t_watch_start("kevent-handler-queue-threads: two threads' handlers "
 		      "queue changes on one kqueue", 2000, 20000);
 	kq = t_kqueue();
-	for (unsigned id = FIRST; id < MAXID; id++)
-		t_change(kq, id, EVFILT_USER, EV_ADD | EV_ONESHOT | EV_DISABLE, 0, 0, NULL);
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_alarm;
-	T_ASSERT(sigaction(SIGALRM, &sa, NULL) == 0);
+	t_trigger_prepare(kq, FIRST, MAXID, on_alarm);
 	/* only the two loops take the storm */
 	sigset_t alrm;
 	sigemptyset(&alrm);

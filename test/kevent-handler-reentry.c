@@ -86,12 +86,7 @@ int main(void)
 	t_change(other, pfd[0], EVFILT_READ, EV_ADD, 0, 0, NULL);
 	int q[2];
 	T_ASSERT(pipe(q) == 0);
-	for (unsigned id = FIRST; id < MAXID; id++)
-		t_change(kq, id, EVFILT_USER, EV_ADD | EV_ONESHOT | EV_DISABLE, 0, 0, NULL);
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_alarm;
-	T_ASSERT(sigaction(SIGALRM, &sa, NULL) == 0);
+	t_trigger_prepare(kq, FIRST, MAXID, on_alarm);
 	struct t_storm st;
 	t_storm_start(&st, SIGALRM, 100000);
 	struct kevent ch[2], ev[8];

@@ -268,6 +268,19 @@ static inline int t_trigger(int kq, uintptr_t id)
 	return kevent(kq, ch, 2, NULL, 0, NULL);
 }
 
+/* The knotes t_trigger() expects, idents first .. end - 1 on kq (EV_ONESHOT
+ * EVFILT_USER, disabled), and handler installed for SIGALRM. */
+static inline void t_trigger_prepare(int kq, uintptr_t first, uintptr_t end,
+				     void (*handler)(int))
+{
+	for (uintptr_t id = first; id < end; id++)
+		t_change(kq, id, EVFILT_USER, EV_ADD | EV_ONESHOT | EV_DISABLE, 0, 0, NULL);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = handler;
+	T_ASSERT(sigaction(SIGALRM, &sa, NULL) == 0);
+}
+
 /* A record of one of the EV_ONESHOT EVFILT_USER knotes numbered first ..
  * end - 1 that a handler enabled and triggered with udata = ident: fails
  * the test on any other field. */
