@@ -872,8 +872,9 @@ apache_md() {
 	configuration (no access log, no .htaccess look-ups), and
 	\`bench/real-server/load.c\` drives them as it drives nginx above:
 	$(hv conns) requests in flight, an unmeasured pair of blocks, then $(hv blocks) pairs of
-	blocks of $(hv block_ms) ms, on $(hv instances) pairs of server processes started one after
-	the other. A block's figure is the child's CPU time (all its
+	blocks of $(hv block_ms) ms.
+	$(instances_text)
+	A block's figure is the child's CPU time (all its
 	threads': the listener's and the workers') over its requests. Cases:
 	the 100-byte file over keep-alive connections ("keepalive") and one
 	connection per request ("close": httpd shuts its side down, waits in

@@ -270,12 +270,6 @@ start() {
 	pids="$pids $m"
 	rs_started "$1" "$m" "$p" "$d/logs" httpd
 }
-# rs_restart: measure.sh's, between instances
-rs_restart() {
-	stop
-	start kqueue
-	start epoll
-}
 start kqueue
 start epoll
 # shellcheck disable=SC2154

@@ -8,9 +8,10 @@
 #   port_kqueue, port_epoll                    each build's port
 #   worker_kqueue, worker_epoll                the process measured
 # and $calls, the system calls counted one by one (rs_calls), and defines
-# rs_restart (both servers stopped, then started afresh: new processes,
-# new ports, the variables above set again).  A run: both servers
-# started, rs_pin, rs_header, rs_measure, rs_done.
+# start WHICH (build WHICH's server started on a port of its own, setting
+# the variables above through rs_started) and stop (every server it
+# started stopped and waited for).  A run: start kqueue, start epoll,
+# rs_pin, rs_header, rs_measure, rs_done.
 
 # rs_pin: both measured processes (all their threads) on the last
 # processor, the client (rs_load) on the first.  Left to the scheduler,
@@ -61,7 +62,9 @@ rs_measure() {
 	rm_i=1
 	while [ $rm_i -le "$instances" ]; do
 		if [ $rm_i -gt 1 ]; then
-			rs_restart
+			stop
+			start kqueue
+			start epoll
 			rs_pin
 			say "instance $rm_i of $instances started"
 		fi
@@ -174,8 +177,8 @@ rs_combine() {
 		fields()
 		k = f["case"] SUBSEP f["instance"] SUBSEP f["pair"]
 		us[k, f["build"]] = f["us_per_req"]
-		if (!((f["case"], f["instance"], f["pair"]) in pairs)) {
-			pairs[f["case"], f["instance"], f["pair"]] = 1
+		if (!(k in pairs)) {
+			pairs[k] = 1
 			np[f["case"]]++
 			pk[f["case"], np[f["case"]]] = k
 		}

@@ -139,12 +139,6 @@ start() {
 	pids="$pids $m"
 	rs_started "$1" "$m" "$p" "$d/logs" nginx
 }
-# rs_restart: measure.sh's, between instances
-rs_restart() {
-	stop
-	start kqueue
-	start epoll
-}
 start kqueue
 start epoll
 
